@@ -1,0 +1,1 @@
+// Public surface of @monorag/cli: named exports only.

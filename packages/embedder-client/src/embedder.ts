@@ -1,0 +1,20 @@
+/** What an embedding server reports about its model (`GET /info`). */
+export interface EmbedderInfo {
+  /** Model id, e.g. `sentence-transformers/all-MiniLM-L6-v2`. Part of the index identity. */
+  model: string;
+  /** Embedding dimension. */
+  dim: number;
+  /** Maximum input length in the model's word-piece tokens; text past it is not seen by the vector. */
+  maxSeqLength: number;
+}
+
+/** Turns texts into L2-normalised dense vectors. */
+export interface Embedder {
+  /** Model id, dimension and maximum sequence length. */
+  info(): Promise<EmbedderInfo>;
+  /**
+   * Embeds `texts` in order; returns one vector of length `info().dim` per text.
+   * @throws MonoragError `EMBEDDER_UNAVAILABLE` when the server cannot be reached or fails.
+   */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}

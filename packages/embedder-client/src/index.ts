@@ -1,0 +1,2 @@
+// Public surface of @monorag/embedder-client: named exports only.
+export type { Embedder, EmbedderInfo } from './embedder.js';

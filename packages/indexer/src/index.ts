@@ -1,0 +1,1 @@
+// Public surface of @monorag/indexer: named exports only.

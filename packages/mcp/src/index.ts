@@ -1,0 +1,1 @@
+// Public surface of @monorag/mcp: named exports only.

@@ -1,0 +1,1 @@
+// Public surface of @monorag/retriever: named exports only.

@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ErrorCode, MonoragError } from './errors.js';
+
+/** Name of the optional per-project configuration file, read from the project root. */
+export const CONFIG_FILE_NAME = 'monorag.json';
+
+const positiveInt = z.coerce.number().int().positive();
+
+/**
+ * The configuration schema. Every key has a default; a project file (`monorag.json`), the environment
+ * and command-line flags override it, in that order (flags win).
+ */
+export const configSchema = z.object({
+  /** Directory of the index files; default `<project>/.monorag`. Env `MONORAG_DATA_DIR`. */
+  dataDir: z.string().min(1).optional(),
+  /** pino level. Env `MONORAG_LOG_LEVEL`. */
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  index: z
+    .object({
+      /** Files larger than this many bytes are skipped. Env `MONORAG_MAX_FILE_BYTES`. Default 1 MiB. */
+      maxFileBytes: positiveInt.default(1024 * 1024),
+      /** Files chunked and embedded at once. */
+      concurrency: positiveInt.default(4),
+    })
+    .default({ maxFileBytes: 1024 * 1024, concurrency: 4 }),
+  embedding: z
+    .object({
+      /** URL of a running embedding server; when unset the CLI starts one. Env `EMBEDDING_URL`. */
+      url: z.string().url().optional(),
+      /** Python interpreter for the managed embedding server. Env `MONORAG_PYTHON`. */
+      python: z.string().min(1).optional(),
+      /** Seconds the managed embedding server stays up without requests. Env `MONORAG_EMBEDDER_IDLE_SECONDS`. */
+      idleSeconds: positiveInt.default(1800),
+      /** Texts sent per /embed request. Env `MONORAG_EMBED_BATCH_SIZE`. */
+      batchSize: positiveInt.default(32),
+      /** Per-request time-out in milliseconds. */
+      timeoutMs: positiveInt.default(120_000),
+      /** Seconds to wait for a managed server to become ready (model load). */
+      startupSeconds: positiveInt.default(180),
+    })
+    .default({ idleSeconds: 1800, batchSize: 32, timeoutMs: 120_000, startupSeconds: 180 }),
+  search: z
+    .object({
+      /** Results returned when no limit is given. */
+      defaultLimit: positiveInt.default(10),
+      /** Largest limit a caller may ask for. */
+      maxLimit: positiveInt.default(50),
+      /** Candidates taken from each of dense and BM25 before fusion. */
+      candidatePool: positiveInt.default(50),
+      /** Largest query accepted, in characters. */
+      maxQueryChars: positiveInt.default(2000),
+      /** Snippet size in characters. */
+      snippetChars: positiveInt.default(600),
+    })
+    .default({ defaultLimit: 10, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 600 }),
+});
+
+/** Parsed configuration with defaults applied. */
+export type Config = z.infer<typeof configSchema>;
+
+/** Partial configuration as written in a file, the environment or flags. */
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** Absolute project root; `monorag.json` is read from it when present. */
+  projectRoot: string;
+  /** Environment to read; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Values from command-line flags; they win over everything else. */
+  overrides?: ConfigInput;
+}
+
+function fromEnv(env: Record<string, string | undefined>): ConfigInput {
+  const embedding: Record<string, string> = {};
+  if (env.EMBEDDING_URL) embedding.url = env.EMBEDDING_URL;
+  if (env.MONORAG_PYTHON) embedding.python = env.MONORAG_PYTHON;
+  if (env.MONORAG_EMBEDDER_IDLE_SECONDS) embedding.idleSeconds = env.MONORAG_EMBEDDER_IDLE_SECONDS;
+  if (env.MONORAG_EMBED_BATCH_SIZE) embedding.batchSize = env.MONORAG_EMBED_BATCH_SIZE;
+  const index: Record<string, string> = {};
+  if (env.MONORAG_MAX_FILE_BYTES) index.maxFileBytes = env.MONORAG_MAX_FILE_BYTES;
+  const out: Record<string, unknown> = { embedding, index };
+  if (env.MONORAG_DATA_DIR) out.dataDir = env.MONORAG_DATA_DIR;
+  if (env.MONORAG_LOG_LEVEL) out.logLevel = env.MONORAG_LOG_LEVEL;
+  return out as ConfigInput;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Deep merge of plain objects; later sources win; `undefined` never overrides. */
+export function mergeConfig(...sources: unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const source of sources) {
+    if (!isPlainObject(source)) continue;
+    for (const [key, value] of Object.entries(source)) {
+      if (value === undefined) continue;
+      const prev = out[key];
+      out[key] = isPlainObject(prev) && isPlainObject(value) ? mergeConfig(prev, value) : value;
+    }
+  }
+  return out;
+}
+
+function readConfigFile(file: string): unknown {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new MonoragError(
+      ErrorCode.CONFIG_INVALID,
+      `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Reads configuration from `<projectRoot>/monorag.json`, the environment and flag overrides, and
+ * validates it. This is the only place in monorag that reads `process.env`.
+ * @throws MonoragError `CONFIG_INVALID` naming the key and the source to fix.
+ */
+export function loadConfig({ projectRoot, env = process.env, overrides = {} }: LoadConfigOptions): Config {
+  const file = path.join(projectRoot, CONFIG_FILE_NAME);
+  const merged = mergeConfig(readConfigFile(file), fromEnv(env), overrides);
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.join('.') || '(root)';
+    throw new MonoragError(
+      ErrorCode.CONFIG_INVALID,
+      `Invalid configuration value for "${key}": ${issue?.message ?? 'invalid'}. Check ${file}, the MONORAG_* / EMBEDDING_URL environment variables and the command-line flags.`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Reads the log level alone, for use before a project root is known. */
+export function logLevelFromEnv(env: Record<string, string | undefined> = process.env): string {
+  return env.MONORAG_LOG_LEVEL ?? 'warn';
+}

@@ -1,0 +1,50 @@
+/**
+ * Stable error codes. Each code's meaning never changes once released; new failures get new codes.
+ */
+export const ErrorCode = {
+  /** A command-line or tool argument is invalid; the message names it. */
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** A path is outside the project root (`..`, absolute, or through a symlink). */
+  PATH_OUTSIDE_PROJECT: 'PATH_OUTSIDE_PROJECT',
+  /** A file or directory does not exist. */
+  NOT_FOUND: 'NOT_FOUND',
+  /** No index exists for the project yet. */
+  INDEX_NOT_FOUND: 'INDEX_NOT_FOUND',
+  /** The index was built with another model, dimension or chunker version. */
+  INDEX_IDENTITY_MISMATCH: 'INDEX_IDENTITY_MISMATCH',
+  /** The embedding service failed or is unreachable. */
+  EMBEDDER_UNAVAILABLE: 'EMBEDDER_UNAVAILABLE',
+  /** The configuration (file or environment) is invalid. */
+  CONFIG_INVALID: 'CONFIG_INVALID',
+  /** The store could not be opened or written. */
+  STORE_FAILED: 'STORE_FAILED',
+  /** A file could not be read. */
+  FILE_UNREADABLE: 'FILE_UNREADABLE',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * The one error class of monorag. `message` is written for the user: it names the file or argument
+ * at fault and says what to do. `code` is stable and machine-readable.
+ */
+export class MonoragError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MonoragError';
+    this.code = code;
+  }
+}
+
+/** True when `error` is a MonoragError, optionally with the given code. */
+export function isMonoragError(error: unknown, code?: ErrorCode): error is MonoragError {
+  return error instanceof MonoragError && (code === undefined || error.code === code);
+}
+
+/** A one-line user-facing message for any thrown value; never a stack trace. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,15 @@
+// Public surface of @monorag/shared: named exports only.
+export type { Chunk, ChunkKind, FileRecord, IndexIdentity, ScoredChunk, SearchHit } from './types.js';
+export { ErrorCode, MonoragError, errorMessage, isMonoragError } from './errors.js';
+export { createLogger, type Logger, type LoggerOptions } from './logger.js';
+export {
+  CONFIG_FILE_NAME,
+  configSchema,
+  loadConfig,
+  logLevelFromEnv,
+  mergeConfig,
+  type Config,
+  type ConfigInput,
+  type LoadConfigOptions,
+} from './config.js';
+export { sha256 } from './hash.js';

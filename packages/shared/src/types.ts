@@ -1,0 +1,92 @@
+/**
+ * Core data shapes shared by every package.
+ *
+ * Conventions (see DESIGN.md, "Contracts worth fixing early"):
+ * - `path` is repository-relative with POSIX separators, never absolute.
+ * - `startLine` / `endLine` are 1-based and inclusive.
+ */
+
+/** What a chunk represents in its file. */
+export type ChunkKind =
+  | 'function'
+  | 'method'
+  | 'class'
+  | 'interface'
+  | 'type'
+  | 'enum'
+  | 'module'
+  | 'section'
+  | 'window';
+
+/** A contiguous range of one file that is embedded and indexed as one unit. */
+export interface Chunk {
+  /** Stable id: hex digest of (path, startLine, endLine, contentHash); unchanged when content and position are. */
+  id: string;
+  /** Repo-relative POSIX path. */
+  path: string;
+  /** Language id from the chunker's registry, e.g. `typescript`, `python`, `markdown`, `text`. */
+  language: string;
+  /** First line, 1-based inclusive. */
+  startLine: number;
+  /** Last line, 1-based inclusive. */
+  endLine: number;
+  kind: ChunkKind;
+  /** Name of the definition this chunk holds (e.g. `parseHeaders`), or the heading of a section; null for windows. */
+  symbol: string | null;
+  /** Enclosing scopes, outermost first (e.g. `['Client', 'request']`). */
+  scopes: string[];
+  /** Context header embedded with the content: path, scopes and signature, one line each. */
+  header: string;
+  /** The chunk's source text, exactly lines startLine..endLine of the normalised file (LF line ends). */
+  content: string;
+  /** Hex sha256 of `header + '\n' + content`: the embedding-cache key together with the model id. */
+  contentHash: string;
+}
+
+/** One file as recorded in the manifest. */
+export interface FileRecord {
+  path: string;
+  /** Hex sha256 of the normalised text (UTF-8, LF line ends, no BOM). */
+  contentHash: string;
+  /** Size of the file on disk in bytes. */
+  size: number;
+  language: string;
+  /** Number of chunks stored for the file. */
+  chunkCount: number;
+  /** Milliseconds since the Unix epoch when the file was indexed. */
+  indexedAt: number;
+}
+
+/** A chunk returned by a store query together with its score. */
+export interface ScoredChunk {
+  chunk: Chunk;
+  /** Store-specific score; higher is better. Cosine similarity for dense, negated FTS5 bm25() for lexical. */
+  score: number;
+}
+
+/** One search result as returned by `monorag search --json` and the MCP `search_code` tool. */
+export interface SearchHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string | null;
+  kind: ChunkKind;
+  language: string;
+  /** Fused score; higher is better. Comparable only within one response. */
+  score: number;
+  /** Bounded excerpt of the chunk content (characters), starting at startLine. */
+  snippet: string;
+}
+
+/**
+ * The identity of an index: vectors of different identities never meet.
+ * A store opened with a different identity than the one it holds throws `INDEX_IDENTITY_MISMATCH`.
+ */
+export interface IndexIdentity {
+  /** Embedding model id as reported by the embedder's `/info`. */
+  model: string;
+  /** Embedding dimension. */
+  dim: number;
+  /** Chunker version string, bumped whenever chunk boundaries or headers can change. */
+  chunkerVersion: string;
+}

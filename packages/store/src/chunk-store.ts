@@ -1,0 +1,58 @@
+import type { Chunk, FileRecord, IndexIdentity, ScoredChunk } from '@monorag/shared';
+
+/** Filters applied inside a store query (before the limit). */
+export interface SearchFilter {
+  /** Only chunks whose path starts with this repo-relative POSIX prefix. */
+  pathPrefix?: string;
+  /** Only chunks of this language id. */
+  language?: string;
+}
+
+/** Options of a store query. */
+export interface QueryOptions {
+  /** Number of results, at most. */
+  limit: number;
+  filter?: SearchFilter;
+}
+
+/** Counts of what the store holds. */
+export interface StoreStats {
+  files: number;
+  chunks: number;
+}
+
+/**
+ * The index store of one project and one index identity. Implementations: SQLite (embedded default),
+ * Qdrant (team stack). All implementations pass the same contract suite.
+ */
+export interface ChunkStore {
+  /** The identity this store holds. */
+  readonly identity: IndexIdentity;
+  /** All manifest entries, sorted by path. */
+  listFiles(): Promise<FileRecord[]>;
+  /** The manifest entry of `path`, if indexed. */
+  getFile(path: string): Promise<FileRecord | undefined>;
+  /**
+   * Replaces every chunk of `file.path` with `chunks` (vectors[i] belongs to chunks[i]) and writes the
+   * manifest entry, atomically: a crash leaves either the old or the new state, never a mix.
+   */
+  writeFile(file: FileRecord, chunks: Chunk[], vectors: Float32Array[]): Promise<void>;
+  /** Removes the file's chunks and manifest entry; a no-op for an unknown path. */
+  deleteFile(path: string): Promise<void>;
+  /** Nearest chunks by cosine similarity (score in [-1, 1], higher is better). */
+  searchDense(vector: Float32Array, options: QueryOptions): Promise<ScoredChunk[]>;
+  /** Best chunks by BM25 over code-aware terms (score = -bm25, higher is better). An empty term set gives []. */
+  searchLexical(query: string, options: QueryOptions): Promise<ScoredChunk[]>;
+  /** Chunks of one file ordered by startLine. */
+  chunksOfFile(path: string): Promise<Chunk[]>;
+  /** Cached embeddings by chunk content hash, for this identity's model. Missing hashes are absent from the map. */
+  getCachedEmbeddings(contentHashes: string[]): Promise<Map<string, Float32Array>>;
+  /** Adds embeddings to the cache (content hash -> vector). */
+  putCachedEmbeddings(entries: Map<string, Float32Array>): Promise<void>;
+  /** Reads a metadata value (e.g. `indexedCommit`, `indexedAt`). */
+  getMeta(key: string): Promise<string | undefined>;
+  /** Writes a metadata value. */
+  setMeta(key: string, value: string): Promise<void>;
+  stats(): Promise<StoreStats>;
+  close(): Promise<void>;
+}

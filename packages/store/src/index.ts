@@ -1,0 +1,2 @@
+// Public surface of @monorag/store: named exports only.
+export type { ChunkStore, QueryOptions, SearchFilter, StoreStats } from './chunk-store.js';

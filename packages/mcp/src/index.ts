@@ -1,1 +1,3 @@
 // Public surface of @monorag/mcp: named exports only.
+export { createMcpServer, type McpServerOptions } from './mcp-server.js';
+export { fenceCode } from './fence.js';

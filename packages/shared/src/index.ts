@@ -13,3 +13,4 @@ export {
   type LoadConfigOptions,
 } from './config.js';
 export { sha256 } from './hash.js';
+export { decodeText, normaliseLineEnds, type DecodedText } from './decode-text.js';

@@ -1,0 +1,190 @@
+import type { Chunk, FileRecord, Logger } from '@monorag/shared';
+import type { Chunker } from '@monorag/chunker';
+import type { Embedder } from '@monorag/embedder-client';
+import type { ChunkStore } from '@monorag/store';
+import { embedChunks } from './embed-chunks.js';
+import { currentCommit } from './current-commit.js';
+import { readProjectFile } from './read-project-file.js';
+import { walkProject, type SkippedFile } from './walk-project.js';
+
+/** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
+export interface IndexProgress {
+  phase: 'scan' | 'index' | 'done';
+  /** Files found by the walk. */
+  filesTotal: number;
+  /** Files read and compared with the manifest so far. */
+  filesScanned: number;
+  /** Files that need (re)indexing, as far as known. */
+  filesToIndex: number;
+  /** Files (re)indexed so far. */
+  filesIndexed: number;
+  /** Chunks written so far. */
+  chunksWritten: number;
+  /** Chunks sent to the embedder so far. */
+  chunksEmbedded: number;
+}
+
+/** Options of {@link indexProject}. */
+export interface IndexProjectOptions {
+  /** Absolute real path of the project root. */
+  root: string;
+  store: ChunkStore;
+  chunker: Chunker;
+  embedder: Embedder;
+  /** Files larger than this many bytes are skipped. */
+  maxFileBytes: number;
+  /** Extra gitignore-syntax rules (e.g. the data directory). */
+  extraIgnores?: readonly string[];
+  /** Chunks gathered before one embedding round trip; default 128. */
+  embedBatchChunks?: number;
+  logger?: Logger;
+  onProgress?: (progress: IndexProgress) => void;
+}
+
+/** What one {@link indexProject} run did. */
+export interface IndexReport {
+  /** Files in the index after the run. */
+  files: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  unchanged: number;
+  /** Chunks written in this run. */
+  chunksWritten: number;
+  /** Chunks embedded by the model in this run (cache misses). */
+  chunksEmbedded: number;
+  /** Chunks whose vector came from the embedding cache. */
+  chunksFromCache: number;
+  /** Chunks in the index after the run. */
+  totalChunks: number;
+  skipped: SkippedFile[];
+  /** Git commit of HEAD when the run started, or null outside a git repository. */
+  commit: string | null;
+  /** Wall time in milliseconds. */
+  durationMs: number;
+}
+
+interface PendingFile {
+  record: FileRecord;
+  chunks: Chunk[];
+  isNew: boolean;
+}
+
+/**
+ * Brings the index of `root` up to date with the tree: walks the project, compares content hashes
+ * with the manifest, deletes files that left the tree, and chunks, embeds (through the cache) and
+ * writes each added or changed file. A file's chunks and manifest entry are written in one store
+ * transaction, so an interrupted run leaves every file either fully old or fully new, and the next
+ * run resumes where it stopped. Unreadable files are skipped and keep their previous index entry.
+ * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; files written before the failure stay indexed.
+ */
+export async function indexProject(options: IndexProjectOptions): Promise<IndexReport> {
+  const { root, store, chunker, embedder, logger, onProgress } = options;
+  const batchChunks = options.embedBatchChunks ?? 128;
+  const started = Date.now();
+  const commit = await currentCommit(root);
+  const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores });
+  const skipped = [...walk.skipped];
+  const manifest = new Map((await store.listFiles()).map((f) => [f.path, f]));
+  const progress: IndexProgress = {
+    phase: 'scan',
+    filesTotal: walk.files.length,
+    filesScanned: 0,
+    filesToIndex: 0,
+    filesIndexed: 0,
+    chunksWritten: 0,
+    chunksEmbedded: 0,
+  };
+  const report: IndexReport = {
+    files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0,
+    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0,
+  };
+  onProgress?.({ ...progress });
+
+  let pending: PendingFile[] = [];
+  let pendingChunks = 0;
+
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    const all = pending.flatMap((p) => p.chunks);
+    const { vectors, counts } = await embedChunks(all, store, embedder);
+    report.chunksEmbedded += counts.embedded;
+    report.chunksFromCache += counts.cached;
+    progress.chunksEmbedded += counts.embedded;
+    let offset = 0;
+    for (const file of pending) {
+      const fileVectors = vectors.slice(offset, offset + file.chunks.length);
+      offset += file.chunks.length;
+      file.record.indexedAt = Date.now();
+      await store.writeFile(file.record, file.chunks, fileVectors);
+      if (file.isNew) report.added++;
+      else report.changed++;
+      report.chunksWritten += file.chunks.length;
+      progress.filesIndexed++;
+      progress.chunksWritten += file.chunks.length;
+    }
+    pending = [];
+    pendingChunks = 0;
+    onProgress?.({ ...progress, phase: 'index' });
+  };
+
+  // Deletions first: a file that left the tree (or became ignored) never lingers in results.
+  const walked = new Set(walk.files.map((f) => f.path));
+  for (const path of manifest.keys()) {
+    if (!walked.has(path)) {
+      await store.deleteFile(path);
+      report.deleted++;
+    }
+  }
+
+  for (const file of walk.files) {
+    const read = await readProjectFile(file.absPath);
+    progress.filesScanned++;
+    if (read.kind === 'binary') {
+      skipped.push({ path: file.path, reason: 'binary' });
+      if (manifest.has(file.path)) {
+        await store.deleteFile(file.path);
+        report.deleted++;
+      }
+      continue;
+    }
+    if (read.kind === 'unreadable') {
+      skipped.push({ path: file.path, reason: 'unreadable', detail: read.detail });
+      logger?.warn({ path: file.path, detail: read.detail }, 'skipping unreadable file');
+      continue;
+    }
+    const previous = manifest.get(file.path);
+    if (previous && previous.contentHash === read.contentHash) {
+      report.unchanged++;
+      continue;
+    }
+    const chunks = chunker.chunk(file.path, read.text);
+    progress.filesToIndex++;
+    pending.push({
+      record: {
+        path: file.path,
+        contentHash: read.contentHash,
+        size: file.size,
+        language: chunker.languageOf(file.path, read.text),
+        chunkCount: chunks.length,
+        indexedAt: 0,
+      },
+      chunks,
+      isNew: previous === undefined,
+    });
+    pendingChunks += chunks.length;
+    if (pendingChunks >= batchChunks) await flush();
+    else if (progress.filesScanned % 50 === 0) onProgress?.({ ...progress, phase: 'index' });
+  }
+  await flush();
+
+  await store.setMeta('indexedAt', String(Date.now()));
+  await store.setMeta('indexedCommit', commit ?? '');
+  const stats = await store.stats();
+  report.files = stats.files;
+  report.totalChunks = stats.chunks;
+  report.durationMs = Date.now() - started;
+  onProgress?.({ ...progress, phase: 'done' });
+  logger?.info({ ...report, skipped: report.skipped.length }, 'index run finished');
+  return report;
+}

@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises';
+import { decodeText, sha256 } from '@monorag/shared';
+
+/** A project file read and normalised for chunking. */
+export type ReadFileResult =
+  | { kind: 'text'; text: string; contentHash: string }
+  | { kind: 'binary' }
+  | { kind: 'unreadable'; detail: string };
+
+/**
+ * Reads a file and normalises it with {@link decodeText}; `contentHash` is the hex sha256 of the
+ * normalised text, so a file re-saved with CRLF line ends or a BOM keeps its hash.
+ */
+export async function readProjectFile(absPath: string): Promise<ReadFileResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(absPath);
+  } catch (error) {
+    return { kind: 'unreadable', detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+  const decoded = decodeText(bytes);
+  if (decoded.kind === 'binary') return decoded;
+  return { kind: 'text', text: decoded.text, contentHash: sha256(decoded.text) };
+}

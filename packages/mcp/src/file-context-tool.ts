@@ -1,0 +1,59 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { readFileContext, type IndexFreshness } from '@monorag/retriever';
+import { z } from 'zod';
+import { fenceCode } from './fence.js';
+import { formatFreshness } from './format-freshness.js';
+import { freshnessSchema } from './schemas.js';
+import { errorResult } from './tool-result.js';
+
+/** Options of {@link registerFileContextTool}. */
+export interface FileContextToolOptions {
+  /** Absolute real path of the project root. */
+  root: string;
+  /** Most lines returned per call. */
+  maxLines: number;
+  /** Most characters returned per call. */
+  maxChars: number;
+  readFreshness: () => Promise<IndexFreshness>;
+}
+
+/** Registers `get_file_context`: bounded, path-checked reading of lines of a project file. */
+export function registerFileContextTool(server: McpServer, options: FileContextToolOptions): void {
+  server.registerTool(
+    'get_file_context',
+    {
+      title: 'Read file lines',
+      description:
+        `Read lines of a file in the project (path relative to the project root; lines 1-based and inclusive). ` +
+        `At most ${options.maxLines} lines or ${options.maxChars} characters per call; continue from endLine + 1 when truncated.`,
+      inputSchema: {
+        path: z.string().describe('Repo-relative path, e.g. "lib/client.js".'),
+        startLine: z.number().int().min(1).optional().describe('First line, 1-based (default 1).'),
+        endLine: z.number().int().min(1).optional().describe('Last line, inclusive (default startLine + the line limit - 1).'),
+      },
+      outputSchema: {
+        path: z.string(),
+        startLine: z.number().int(),
+        endLine: z.number().int(),
+        totalLines: z.number().int(),
+        text: z.string(),
+        truncated: z.boolean(),
+        index: freshnessSchema,
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ path, startLine, endLine }) => {
+      try {
+        const context = await readFileContext({
+          root: options.root, path, startLine, endLine, maxLines: options.maxLines, maxChars: options.maxChars,
+        });
+        const index = await options.readFreshness();
+        const more = context.truncated ? `\n\n(truncated: continue with startLine ${context.endLine + 1}; the file has ${context.totalLines} lines)` : '';
+        const text = `${context.path}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
+        return { content: [{ type: 'text', text }], structuredContent: { ...context, index } };
+      } catch (error) {
+        return errorResult(error);
+      }
+    },
+  );
+}

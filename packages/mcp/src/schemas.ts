@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Output shape of one search result (same as `monorag search --json`). */
+export const searchHitSchema = z.object({
+  path: z.string(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  symbol: z.string().nullable(),
+  kind: z.string(),
+  language: z.string(),
+  score: z.number(),
+  snippet: z.string(),
+});
+
+/** Output shape of the index freshness block. */
+export const freshnessSchema = z.object({
+  indexedAt: z.string().nullable(),
+  indexedCommit: z.string().nullable(),
+  files: z.number().int(),
+  chunks: z.number().int(),
+});

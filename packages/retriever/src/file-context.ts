@@ -1,0 +1,100 @@
+import { readFile, stat } from 'node:fs/promises';
+import { ErrorCode, MonoragError, decodeText } from '@monorag/shared';
+import { resolveProjectPath } from './project-path.js';
+
+/** Options of {@link readFileContext}. */
+export interface FileContextOptions {
+  /** Absolute real path of the project root. */
+  root: string;
+  /** Repo-relative path (or absolute inside the project). */
+  path: string;
+  /** First line, 1-based inclusive; default 1. */
+  startLine?: number;
+  /** Last line, 1-based inclusive; default startLine + maxLines - 1, clamped to the file's end. */
+  endLine?: number;
+  /** Most lines returned at once; default 400. */
+  maxLines?: number;
+  /** Most characters returned at once; default 40,000. */
+  maxChars?: number;
+  /** Files larger than this many bytes are refused; default 4 MiB. */
+  maxFileBytes?: number;
+}
+
+/** Lines of one file, bounded. */
+export interface FileContext {
+  path: string;
+  /** First line returned, 1-based. */
+  startLine: number;
+  /** Last line returned, 1-based inclusive (may be below the requested endLine when bounded or clamped). */
+  endLine: number;
+  /** Lines in the whole file. */
+  totalLines: number;
+  /** The lines startLine..endLine joined by '\n'. */
+  text: string;
+  /** True when the response stopped before the requested endLine (file end, maxLines or maxChars). */
+  truncated: boolean;
+}
+
+function checkLine(value: number | undefined, name: string): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "${name}" must be a whole number >= 1 (lines are 1-based); got ${value}.`);
+  }
+}
+
+/**
+ * Reads lines startLine..endLine (1-based inclusive) of a project file, bounded by maxLines and
+ * maxChars (whole lines only), with the path checked by `resolveProjectPath`.
+ * @throws MonoragError `INVALID_ARGUMENT` (bad range, or startLine past the end of the file, naming
+ *   the argument), `PATH_OUTSIDE_PROJECT`, `NOT_FOUND`, `FILE_UNREADABLE`.
+ */
+export async function readFileContext(options: FileContextOptions): Promise<FileContext> {
+  const { root, maxLines = 400, maxChars = 40_000, maxFileBytes = 4 * 1024 * 1024 } = options;
+  checkLine(options.startLine, 'startLine');
+  checkLine(options.endLine, 'endLine');
+  const startLine = options.startLine ?? 1;
+  if (options.endLine !== undefined && options.endLine < startLine) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "endLine" (${options.endLine}) is before "startLine" (${startLine}).`);
+  }
+  const target = resolveProjectPath(root, options.path, 'path');
+  const info = await stat(target.abs);
+  if (!info.isFile()) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${target.rel || '.'} is a directory, not a file.`);
+  }
+  if (info.size > maxFileBytes) {
+    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is ${info.size} bytes, over the ${maxFileBytes}-byte limit for reading.`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(target.abs);
+  } catch (error) {
+    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${target.rel}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { cause: error });
+  }
+  const decoded = decodeText(bytes);
+  if (decoded.kind === 'binary') {
+    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is a binary file.`);
+  }
+  const lines = decoded.text.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const totalLines = lines.length;
+  if (startLine > totalLines) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "startLine" (${startLine}) is past the end of ${target.rel}, which has ${totalLines} lines.`);
+  }
+  const wantedEnd = options.endLine ?? startLine + maxLines - 1;
+  let endLine = Math.min(wantedEnd, totalLines, startLine + maxLines - 1);
+  let chars = 0;
+  for (let line = startLine; line <= endLine; line++) {
+    chars += lines[line - 1]!.length + 1;
+    if (chars > maxChars && line > startLine) {
+      endLine = line - 1;
+      break;
+    }
+  }
+  return {
+    path: target.rel,
+    startLine,
+    endLine,
+    totalLines,
+    text: lines.slice(startLine - 1, endLine).join('\n'),
+    truncated: endLine < wantedEnd,
+  };
+}

@@ -1,0 +1,50 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { ErrorCode, MonoragError } from '@monorag/shared';
+
+/** A path checked to lie inside the project. */
+export interface ProjectPath {
+  /** Repo-relative POSIX path ('' for the root itself). */
+  rel: string;
+  /** Absolute real path on disk. */
+  abs: string;
+}
+
+function isInside(root: string, candidate: string): boolean {
+  return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/**
+ * Resolves a user-supplied path (repo-relative, or absolute inside the project) against the project
+ * root and refuses anything outside it: `..` segments that climb out, absolute paths elsewhere,
+ * symbolic links whose target is outside, and sibling directories that merely share the root's
+ * name as a prefix (`/repo-other` for root `/repo`).
+ * @param root Absolute real path of the project root.
+ * @param argName Name of the argument, used in error messages (e.g. `path`).
+ * @throws MonoragError `PATH_OUTSIDE_PROJECT` or `NOT_FOUND`, naming the argument.
+ */
+export function resolveProjectPath(root: string, userPath: string, argName = 'path'): ProjectPath {
+  if (typeof userPath !== 'string' || userPath.trim() === '' || userPath.includes('\0')) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "${argName}" must be a non-empty path relative to the project root.`);
+  }
+  const lexical = path.resolve(root, userPath);
+  if (!isInside(root, lexical)) {
+    throw new MonoragError(
+      ErrorCode.PATH_OUTSIDE_PROJECT,
+      `Argument "${argName}" (${userPath}) is outside the project ${root}; give a path relative to the project root.`,
+    );
+  }
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    throw new MonoragError(ErrorCode.NOT_FOUND, `Argument "${argName}": ${userPath} does not exist in the project ${root}.`);
+  }
+  if (!isInside(root, real)) {
+    throw new MonoragError(
+      ErrorCode.PATH_OUTSIDE_PROJECT,
+      `Argument "${argName}" (${userPath}) leads outside the project ${root} through a symbolic link; refused.`,
+    );
+  }
+  return { rel: path.relative(root, real).split(path.sep).join('/'), abs: real };
+}

@@ -1,0 +1,40 @@
+/** Result of {@link decodeText}. */
+export type DecodedText =
+  | { kind: 'text'; text: string; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'latin1' }
+  | { kind: 'binary' };
+
+const SNIFF_BYTES = 8192;
+
+function hasNulByte(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Converts CRLF and lone CR to LF, so line numbers match what editors show. */
+export function normaliseLineEnds(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/**
+ * Decodes file bytes into normalised text: the BOM removed, UTF-16 (by BOM) decoded, CRLF / CR
+ * turned into LF. Invalid UTF-8 is decoded as Latin-1 so that no byte is lost and no line shifts.
+ * A NUL byte in the first 8 KiB without a UTF-16 BOM means binary.
+ */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return { kind: 'text', encoding: 'utf-16le', text: normaliseLineEnds(new TextDecoder('utf-16le').decode(bytes.subarray(2))) };
+  }
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return { kind: 'text', encoding: 'utf-16be', text: normaliseLineEnds(new TextDecoder('utf-16be').decode(bytes.subarray(2))) };
+  }
+  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = hasBom ? bytes.subarray(3) : bytes;
+  if (hasNulByte(body)) return { kind: 'binary' };
+  try {
+    return { kind: 'text', encoding: 'utf-8', text: normaliseLineEnds(new TextDecoder('utf-8', { fatal: true }).decode(body)) };
+  } catch {
+    // Not valid UTF-8: Latin-1 maps every byte to one character, so line numbers stay exact.
+    return { kind: 'text', encoding: 'latin1', text: normaliseLineEnds(new TextDecoder('latin1').decode(body)) };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Code-aware term analysis for BM25: the document side of lexical search. The SQLite store feeds
+ * these terms to FTS5; the Qdrant sparse encoder hashes the same terms, so both stores rank alike.
+ *
+ * Rules (in order):
+ * 1. The text is NFC-normalised. Tokens are kebab words (`content-type`: letter-led words joined by
+ *    single `-`), identifiers (`[A-Za-z_$][A-Za-z0-9_$]*`, generalised to Unicode letters, marks and
+ *    digits, so `café` and `überCount` are identifiers too) and numbers (a digit followed by letters,
+ *    digits or `_`: `404`, `0x1f`, `1_000`). Everything else (punctuation, whitespace) separates.
+ * 2. An identifier emits its whole self lowercased (`parseHTTPHeader` -> `parsehttpheader`), then its
+ *    parts: split on `_` and `$`, then on camelCase boundaries including acronyms and digit runs
+ *    (upper, lower and digit classes are Unicode's Lu, Ll and Nd; other letters form runs of
+ *    their own) (`parseHTTPHeader` -> `parse http header`, `base64Encode` -> `base 64 encode`,
+ *    `MAX_RETRY_COUNT` -> `max retry count`). Parts are emitted only when the identifier has more
+ *    than one part or its single part differs from the whole (`$scope` -> `$scope scope`), so a plain
+ *    word (`parse`) counts once.
+ * 3. A kebab word emits each of its words analysed as identifiers, then the joined whole
+ *    (`content-type` -> `content type content-type`). So does `a-b` written without spaces; accepted.
+ * 4. A number emits itself lowercased, unsplit.
+ * 5. Everything is lowercased. Terms shorter than {@link MIN_TERM_LENGTH} characters (single letters
+ *    and digits: loop variables, `v` of `v2`) and longer than {@link MAX_TERM_LENGTH} (base64 blobs,
+ *    hashes) are dropped.
+ * 6. Duplicates are kept, in text order: term frequency is what BM25 counts.
+ *
+ * Output terms hold letters, digits and `_$-` only, so they can be joined with spaces and re-tokenised
+ * by FTS5's `unicode61` tokenizer with `tokenchars '-_$'`.
+ */
+export function codeTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.normalize('NFC').matchAll(TOKEN)) {
+    const [token] = match;
+    if (match.groups?.kebab !== undefined) {
+      for (const word of token.split('-')) pushIdentifier(word, out);
+      pushTerm(token.toLowerCase(), out);
+    } else if (match.groups?.identifier !== undefined) {
+      pushIdentifier(token, out);
+    } else {
+      pushTerm(token.toLowerCase(), out);
+    }
+  }
+  return out;
+}
+
+/** Shortest term kept, in characters. */
+export const MIN_TERM_LENGTH = 2;
+
+/** Longest term kept, in characters. */
+export const MAX_TERM_LENGTH = 64;
+
+const TOKEN =
+  /(?<kebab>\p{L}[\p{L}\p{M}\p{N}]*(?:-\p{L}[\p{L}\p{M}\p{N}]*)+)|(?<identifier>[\p{L}_$][\p{L}\p{M}\p{N}_$]*)|\p{N}[\p{L}\p{M}\p{N}_]*/gu;
+
+/**
+ * Parts of one `_`/`$`-free segment: acronym runs (`HTTP` before `Header`), capitalised or lower
+ * words (with their combining marks), digit runs, and runs of any other letters or numbers (CJK).
+ */
+const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Nd}+|[^\p{Lu}\p{Ll}\p{M}\p{Nd}]+/gu;
+
+function pushIdentifier(identifier: string, out: string[]): void {
+  const whole = identifier.toLowerCase();
+  pushTerm(whole, out);
+  const parts = identifier
+    .split(/[_$]+/)
+    .flatMap((segment) => segment.match(PART) ?? [])
+    .map((part) => part.toLowerCase());
+  if (parts.length === 1 && parts[0] === whole) return;
+  for (const part of parts) pushTerm(part, out);
+}
+
+function pushTerm(term: string, out: string[]): void {
+  if (term.length >= MIN_TERM_LENGTH && term.length <= MAX_TERM_LENGTH) out.push(term);
+}

@@ -1,0 +1,135 @@
+"""The embedding model behind the server: a small abstract interface and its implementations."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import time
+from abc import ABC, abstractmethod
+from typing import Sequence
+
+import numpy as np
+
+from .offline import force_offline
+from .settings import Settings
+
+force_offline()
+
+log = logging.getLogger("monorag_embedding_server.model")
+
+
+class EmbeddingModel(ABC):
+    """Turns texts into L2-normalised float32 vectors.
+
+    Attributes: `model_id` (reported to clients), `dim` (vector length), `max_seq_length`
+    (word pieces seen per text; the rest is truncated).
+    """
+
+    model_id: str
+    dim: int
+    max_seq_length: int
+
+    @abstractmethod
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Returns a float32 array of shape (len(texts), dim), one unit-norm row per text, in order."""
+
+    def close(self) -> None:
+        """Releases the model's memory; the default does nothing."""
+
+
+class SentenceTransformerModel(EmbeddingModel):
+    """A sentence-transformers model loaded from a local directory (never from the network)."""
+
+    def __init__(self, settings: Settings) -> None:
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        if settings.torch_threads > 0:
+            torch.set_num_threads(settings.torch_threads)
+        device = settings.device
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        path = settings.resolved_model_path()
+        if not path.is_dir():
+            raise RuntimeError(
+                f"Model directory {path} does not exist; set EMBEDDING_MODEL_PATH to a "
+                "sentence-transformers model directory or run `bash scripts/setup.sh`."
+            )
+        started = time.perf_counter()
+        self._model = SentenceTransformer(str(path), device=device, local_files_only=True)
+        self._batch_size = settings.batch_size
+        self.model_id = settings.model_id
+        dim_of = getattr(self._model, "get_embedding_dimension", None) or getattr(
+            self._model, "get_sentence_embedding_dimension"
+        )
+        self.dim = int(dim_of())
+        self.max_seq_length = int(self._model.max_seq_length)
+        log.info(
+            "loaded %s from %s on %s in %.1f s (dim %d, max_seq_length %d, torch threads %d)",
+            self.model_id,
+            path,
+            device,
+            time.perf_counter() - started,
+            self.dim,
+            self.max_seq_length,
+            torch.get_num_threads(),
+        )
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        vectors = self._model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def close(self) -> None:
+        del self._model
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _tokens(text: str) -> list[str]:
+    out: list[str] = []
+    for word in _TOKEN.findall(text):
+        parts = [p for p in _CAMEL.split(word) if p]
+        out.extend(p.lower() for p in parts)
+        if len(parts) > 1:
+            out.append(word.lower())
+    return out
+
+
+class FakeModel(EmbeddingModel):
+    """Deterministic bag-of-words hash vectors: texts sharing words are closer. For tests only."""
+
+    def __init__(self, dim: int = 384, model_id: str = "fake-hash-embedder-py", max_seq_length: int = 256) -> None:
+        self.model_id = model_id
+        self.dim = dim
+        self.max_seq_length = max_seq_length
+
+    def _bucket(self, token: str) -> int:
+        digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
+        return int.from_bytes(digest, "little") % self.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in _tokens(text) or [""]:
+                out[row, self._bucket(token)] += 1.0
+            out[row] /= np.linalg.norm(out[row])
+        return out
+
+
+def load_model(settings: Settings) -> EmbeddingModel:
+    """Builds the model named by `settings.model_impl`.
+
+    Raises RuntimeError when the model files or packages are missing (the message says what to do).
+    """
+    if settings.model_impl == "fake":
+        return FakeModel(dim=settings.fake_dim)
+    return SentenceTransformerModel(settings)

@@ -1,0 +1,47 @@
+"""The real all-MiniLM-L6-v2: meaning, norm and dimension. One model load for the module."""
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from monorag_embedding_server import Settings, create_app
+
+
+@pytest.fixture(scope="module")
+def real_client():
+    with TestClient(create_app(Settings(torch_threads=2))) as client:
+        yield client
+
+
+def embed(client, texts):
+    response = client.post("/embed", json={"texts": texts})
+    assert response.status_code == 200, response.text
+    return np.asarray(response.json()["embeddings"], dtype=np.float32)
+
+
+def test_info_reports_minilm(real_client):
+    assert real_client.get("/info").json() == {
+        "model": "sentence-transformers/all-MiniLM-L6-v2",
+        "dim": 384,
+        "maxSeqLength": 256,
+    }
+
+
+def test_vectors_are_unit_norm_with_dim_384(real_client):
+    vectors = embed(real_client, ["def add(a, b): return a + b", "hello world"])
+    assert vectors.shape == (2, 384)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_related_texts_are_closer_than_unrelated(real_client):
+    query, code, bread = embed(
+        real_client,
+        ["open a TCP connection to the server", "function connect(host, port)", "bake bread with flour"],
+    )
+    assert float(query @ code) > float(query @ bread) + 0.2
+
+
+def test_same_text_gives_same_vector_regardless_of_batch(real_client):
+    alone = embed(real_client, ["parse the config file"])[0]
+    batched = embed(real_client, ["something else entirely", "parse the config file"])[1]
+    np.testing.assert_allclose(alone, batched, atol=1e-5)

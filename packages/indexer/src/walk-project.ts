@@ -54,7 +54,7 @@ async function readIgnoreRules(dir: string): Promise<string[]> {
       if (error.code === 'ENOENT' || error.code === 'EISDIR') return '';
       throw error;
     });
-    if (text) rules.push(text);
+    if (text) rules.push(...text.split(/\r?\n/));
   }
   return rules;
 }
@@ -86,7 +86,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [] }: Wal
   const skipped: SkippedFile[] = [];
   const rootIg = ignore().add([...DEFAULT_IGNORE_RULES, ...extraIgnores]);
   const exclude = await readFile(path.join(root, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
-  if (exclude) rootIg.add(exclude);
+  if (exclude) rootIg.add(exclude.split(/\r?\n/));
   rootIg.add(await readIgnoreRules(root));
 
   const stack: Array<{ rel: string; matchers: Matcher[] }> = [{ rel: '', matchers: [{ base: '', ig: rootIg }] }];
@@ -119,7 +119,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [] }: Wal
       if (isIgnored(matchers, rel, isDir)) continue;
       if (isDir) {
         const rules = await readIgnoreRules(abs).catch(() => []);
-        const child = rules.length > 0 ? [...matchers, { base: rel, ig: ignore().add(rules) }] : matchers;
+        const child = rules.some((r) => r.trim() !== '' && !r.startsWith('#')) ? [...matchers, { base: rel, ig: ignore().add(rules) }] : matchers;
         stack.push({ rel, matchers: child });
         continue;
       }

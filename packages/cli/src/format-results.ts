@@ -1,0 +1,18 @@
+import type { SearchResponse } from '@monorag/retriever';
+
+/** Human output of `monorag search`: `path:start-end  symbol  score`, then an indented snippet. */
+export function formatResults(response: SearchResponse, snippetLines = 6): string {
+  const out: string[] = [];
+  for (const warning of response.warnings) out.push(`warning: ${warning}`);
+  if (response.results.length === 0) out.push('No results.');
+  for (const hit of response.results) {
+    out.push(`${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toFixed(4)}`);
+    const lines = hit.snippet.split('\n');
+    for (const line of lines.slice(0, snippetLines)) out.push(`    ${line}`);
+    if (lines.length > snippetLines) out.push('    …');
+    out.push('');
+  }
+  const idx = response.index;
+  out.push(`(${response.mode}; index of ${idx.files} files, ${idx.chunks} chunks, updated ${idx.indexedAt ?? 'never'})`);
+  return `${out.join('\n')}\n`;
+}

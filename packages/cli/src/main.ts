@@ -1,0 +1,27 @@
+import { CommanderError } from 'commander';
+import { errorMessage, isMonoragError, ErrorCode } from '@monorag/shared';
+import { createProgram } from './program.js';
+
+/**
+ * Runs the CLI with `argv` (as `process.argv`). Errors become one line on stderr, no stack trace
+ * (set MONORAG_LOG_LEVEL=debug for details in the logs): exit code 2 for bad arguments, 1 otherwise.
+ * @returns the process exit code.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram().exitOverride();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander has already printed its message (or help / version output).
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const invalid = isMonoragError(error, ErrorCode.INVALID_ARGUMENT) || isMonoragError(error, ErrorCode.PATH_OUTSIDE_PROJECT);
+    process.stderr.write(`monorag: ${errorMessage(error)}\n`);
+    if (!isMonoragError(error) && error instanceof Error && error.stack) {
+      process.stderr.write(`  (unexpected error: ${error.name}; please report it)\n`);
+    }
+    return invalid ? 2 : 1;
+  }
+}

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import type { Embedder } from '@monorag/embedder-client';
+import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
+import { ErrorCode, MonoragError } from '@monorag/shared';
+import { openSqliteStore, type ChunkStore } from '@monorag/store';
+import { checkEmbedderIdentity, createProjectEmbedder } from './embedder-factory.js';
+import type { ProjectContext } from './project-context.js';
+
+/** A project's index opened for queries. */
+export interface OpenIndex {
+  store: ChunkStore;
+  retriever: Retriever;
+  readFreshness: () => Promise<IndexFreshness>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a project's index for reading and wires the retriever. The embedder is connected on the
+ * first dense query only, and checked against the index identity then.
+ * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed.
+ */
+export async function openRetriever(context: ProjectContext): Promise<OpenIndex> {
+  if (!existsSync(context.storeFile)) {
+    throw new MonoragError(
+      ErrorCode.INDEX_NOT_FOUND,
+      `No index for ${context.root} (looked for ${context.storeFile}). Run \`monorag index ${context.root}\` first.`,
+    );
+  }
+  const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
+  let checked: Promise<Embedder> | undefined;
+  const getEmbedder = (): Promise<Embedder> => {
+    checked ??= (async () => {
+      const embedder = createProjectEmbedder(context);
+      checkEmbedderIdentity(await embedder.info(), store.identity, context.root);
+      return embedder;
+    })();
+    checked.catch(() => {
+      checked = undefined;
+    });
+    return checked;
+  };
+  const retriever = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
+  return { store, retriever, readFreshness: () => readIndexFreshness(store), close: () => store.close() };
+}

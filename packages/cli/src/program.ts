@@ -1,0 +1,75 @@
+import { Command } from 'commander';
+import { runEmbedderStopCommand } from './commands/embedder-command.js';
+import { runIndexCommand } from './commands/index-command.js';
+import { runSearchCommand } from './commands/search-command.js';
+import { runServeCommand } from './commands/serve-command.js';
+import { runStatusCommand } from './commands/status-command.js';
+import { parsePositiveInt } from './parse-flags.js';
+import { CLI_VERSION } from './version.js';
+
+/** Builds the `monorag` command-line program. Actions throw; `main` turns errors into messages. */
+export function createProgram(): Command {
+  const program = new Command('monorag')
+    .description('Codebase intelligence: index a repository and search it, from the terminal or over MCP.')
+    .version(CLI_VERSION)
+    .showHelpAfterError('(run "monorag --help" for usage)');
+
+  program
+    .command('index')
+    .description('Index (or update the index of) a project directory.')
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored (default <path>/.monorag; env MONORAG_DATA_DIR)')
+    .option('--max-file-bytes <n>', 'skip files larger than this many bytes (default 1048576)', parsePositiveInt)
+    .option('--rebuild', 'delete the existing index and build it anew')
+    .option('--json', 'print the run report as JSON on stdout')
+    .option('-q, --quiet', 'no progress output')
+    .action(async (path: string, opts) => {
+      await runIndexCommand(path, opts);
+    });
+
+  program
+    .command('search')
+    .description('Search an indexed project (hybrid dense + BM25 by default).')
+    .argument('<query>', 'what to look for')
+    .option('--project <path>', 'indexed project directory (default: current directory)')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('-n, --limit <n>', 'number of results (default 10)', parsePositiveInt)
+    .option('--path <prefix>', 'only results under this repo-relative path prefix')
+    .option('--language <id>', 'only results of this language (e.g. typescript, python, markdown)')
+    .option('--lexical', 'BM25 only; needs no embedding model')
+    .option('--json', 'print {"results":[...]} as JSON on stdout and nothing else')
+    .action(async (query: string, opts) => {
+      await runSearchCommand(query, opts);
+    });
+
+  program
+    .command('serve')
+    .description('Serve a project index over MCP on stdio (for Claude Code, Cursor, VS Code).')
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .action(async (path: string, opts) => {
+      await runServeCommand(path, opts);
+    });
+
+  program
+    .command('status')
+    .description('Show what the index holds and how fresh it is.')
+    .option('--project <path>', 'indexed project directory (default: current directory)')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      await runStatusCommand(opts);
+    });
+
+  const embedder = program.command('embedder').description('Manage the local embedding server.');
+  embedder
+    .command('stop')
+    .description("Stop the project's managed embedding server.")
+    .option('--project <path>', 'project directory (default: current directory)')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .action(async (opts) => {
+      await runEmbedderStopCommand(opts);
+    });
+
+  return program;
+}

@@ -1,0 +1,64 @@
+import cliProgress from 'cli-progress';
+import type { IndexProgress } from '@monorag/indexer';
+
+/** Renders index progress events: a bar on a TTY, plain lines every few seconds otherwise. Writes to stderr. */
+export interface ProgressReporter {
+  update(progress: IndexProgress): void;
+  stop(): void;
+}
+
+/** Options of {@link createProgressReporter}. */
+export interface ProgressReporterOptions {
+  stream?: NodeJS.WriteStream;
+  /** Milliseconds between plain lines when not a TTY; default 5000. */
+  lineIntervalMs?: number;
+  quiet?: boolean;
+}
+
+/** Creates the progress renderer of `monorag index`. */
+export function createProgressReporter({
+  stream = process.stderr, lineIntervalMs = 5000, quiet = false,
+}: ProgressReporterOptions = {}): ProgressReporter {
+  if (quiet) return { update() {}, stop() {} };
+  const started = Date.now();
+  if (stream.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        stream,
+        format: 'indexing [{bar}] {percentage}% | {value}/{total} files | {chunks} chunks | {rate} chunks/s | ETA {eta_formatted}',
+        hideCursor: true,
+        clearOnComplete: false,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    let startedBar = false;
+    return {
+      update(p) {
+        const rate = (p.chunksWritten / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0);
+        if (!startedBar) {
+          bar.start(p.filesTotal, 0, { chunks: 0, rate: '0' });
+          startedBar = true;
+        }
+        bar.setTotal(p.filesTotal);
+        bar.update(p.filesScanned, { chunks: p.chunksWritten, rate });
+      },
+      stop() {
+        if (startedBar) bar.stop();
+      },
+    };
+  }
+  let last = 0;
+  return {
+    update(p) {
+      const now = Date.now();
+      if (p.phase !== 'done' && now - last < lineIntervalMs) return;
+      last = now;
+      const secs = (now - started) / 1000;
+      stream.write(
+        `indexing: ${p.filesScanned}/${p.filesTotal} files scanned, ${p.filesIndexed} indexed, ${p.chunksWritten} chunks, ` +
+          `${(p.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s, ${secs.toFixed(1)} s\n`,
+      );
+    },
+    stop() {},
+  };
+}

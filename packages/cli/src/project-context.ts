@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createLogger, ErrorCode, loadConfig, MonoragError, type Config, type ConfigInput, type Logger } from '@monorag/shared';
+
+/** Everything a command needs to know about the project it works on. */
+export interface ProjectContext {
+  /** Absolute real path of the project root. */
+  root: string;
+  config: Config;
+  /** Absolute path of the data directory. */
+  dataDir: string;
+  /** Absolute path of the SQLite index file. */
+  storeFile: string;
+  logger: Logger;
+}
+
+/** Name of the SQLite index file inside the data directory. */
+export const STORE_FILE_NAME = 'index.sqlite';
+
+/**
+ * Resolves the project directory given on the command line (default: the current directory).
+ * @param argName the flag or argument the path came from, named in errors.
+ * @throws MonoragError `NOT_FOUND` or `INVALID_ARGUMENT` naming the argument.
+ */
+export function resolveProjectRoot(input: string | undefined, argName: string): string {
+  const wanted = path.resolve(input ?? '.');
+  if (!existsSync(wanted)) {
+    throw new MonoragError(ErrorCode.NOT_FOUND, `${argName}: ${wanted} does not exist. Give the path of a directory to index.`);
+  }
+  const real = realpathSync(wanted);
+  if (!statSync(real).isDirectory()) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `${argName}: ${wanted} is a file; give the project's directory.`);
+  }
+  return real;
+}
+
+/** Options of {@link createProjectContext}. */
+export interface ProjectContextOptions {
+  /** The project path from the command line, if any. */
+  project: string | undefined;
+  /** The argument name for messages, e.g. `<path>` or `--project`. */
+  argName: string;
+  /** Flag overrides of the configuration. */
+  overrides?: ConfigInput;
+}
+
+/** Loads configuration for a project and creates its logger (stderr only). */
+export function createProjectContext({ project, argName, overrides }: ProjectContextOptions): ProjectContext {
+  const root = resolveProjectRoot(project, argName);
+  const config = loadConfig({ projectRoot: root, overrides });
+  const dataDir = path.resolve(root, config.dataDir ?? '.monorag');
+  const logger = createLogger({ level: config.logLevel });
+  return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger };
+}
+
+/** Creates the data directory if needed. */
+export function ensureDataDir(context: ProjectContext): void {
+  mkdirSync(context.dataDir, { recursive: true });
+}
+
+/**
+ * The data directory as a gitignore-style anchored pattern (e.g. `/.monorag/`) when it lies inside the
+ * project, otherwise undefined.
+ */
+export function dataDirIgnorePattern(context: ProjectContext): string | undefined {
+  const rel = path.relative(context.root, context.dataDir);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return `/${rel.split(path.sep).join('/')}/`;
+}

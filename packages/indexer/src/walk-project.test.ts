@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { walkProject } from './walk-project.js';
+
+function tree(files: Record<string, string | Buffer>): string {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-walk-')));
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+  return root;
+}
+
+describe('walkProject', () => {
+  it('honours .gitignore at every level, negation, anchoring and .monoragignore', async () => {
+    const root = tree({
+      '.gitignore': '*.log\n/build/\nsecret/\n!keep.log\n',
+      'src/.gitignore': 'gen/\n*.txt\n!important.txt\n',
+      'src/a.ts': 'a',
+      'src/gen/x.ts': 'x',
+      'src/important.txt': 'i',
+      'src/other.txt': 'o',
+      'src/build/kept.ts': 'anchored /build/ only matches at the root',
+      'build/out.js': 'b',
+      'app.log': 'l',
+      'keep.log': 'k',
+      'secret/key.ts': 's',
+      '.monoragignore': 'docs/draft.md\n',
+      'docs/draft.md': 'd',
+      'docs/final.md': 'f',
+      'node_modules/pkg/index.js': 'n',
+      'package-lock.json': '{}',
+    });
+    const { files } = await walkProject({ root, maxFileBytes: 1000 });
+    expect(files.map((f) => f.path)).toEqual([
+      '.gitignore',
+      '.monoragignore',
+      'docs/final.md',
+      'keep.log',
+      'src/.gitignore',
+      'src/a.ts',
+      'src/build/kept.ts',
+      'src/important.txt',
+    ]);
+  });
+
+  it('skips large and binary files and links that leave the root, with reasons', async () => {
+    const root = tree({ 'big.txt': 'x'.repeat(2000), 'img.png': 'png', 'ok.txt': 'ok' });
+    const outside = tree({ 'target.txt': 'outside' });
+    symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'escape.txt'));
+    symlinkSync(path.join(root, 'ok.txt'), path.join(root, 'alias.txt'));
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
+    expect(files.map((f) => f.path)).toEqual(['alias.txt', 'ok.txt']);
+    expect(skipped.map((s) => [s.path, s.reason]).sort()).toEqual([
+      ['big.txt', 'too-large'],
+      ['escape.txt', 'symlink-outside'],
+      ['img.png', 'binary'],
+    ]);
+  });
+
+  it('applies extra rules such as the data directory', async () => {
+    const root = tree({ 'a.ts': 'a', 'data/index.sqlite-wal': 'w', 'data/x.json': '{}' });
+    const { files } = await walkProject({ root, maxFileBytes: 1000, extraIgnores: ['/data/'] });
+    expect(files.map((f) => f.path)).toEqual(['a.ts']);
+  });
+});

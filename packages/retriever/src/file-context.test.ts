@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileContext } from './file-context.js';
+
+let root: string;
+let sibling: string;
+
+beforeAll(() => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-ctx-')));
+  root = path.join(base, 'proj');
+  sibling = path.join(base, 'proj-secrets');
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  mkdirSync(sibling);
+  writeFileSync(path.join(sibling, 'key.txt'), 'secret');
+  writeFileSync(path.join(root, 'src', 'a.ts'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\r\n') + '\r\n');
+  symlinkSync(path.join(sibling, 'key.txt'), path.join(root, 'link.txt'));
+});
+
+describe('readFileContext', () => {
+  it('returns exactly the lines asked for (1-based, inclusive)', async () => {
+    const ctx = await readFileContext({ root, path: 'src/a.ts', startLine: 3, endLine: 5 });
+    expect(ctx).toEqual({ path: 'src/a.ts', startLine: 3, endLine: 5, totalLines: 10, text: 'line 3\nline 4\nline 5', truncated: false });
+  });
+
+  it('clamps an endLine past the end and says so', async () => {
+    const ctx = await readFileContext({ root, path: 'src/a.ts', startLine: 9, endLine: 50 });
+    expect(ctx).toMatchObject({ startLine: 9, endLine: 10, text: 'line 9\nline 10', truncated: true, totalLines: 10 });
+  });
+
+  it('refuses a startLine past the end, naming the argument', async () => {
+    await expect(readFileContext({ root, path: 'src/a.ts', startLine: 11 })).rejects.toThrow(/"startLine" \(11\) is past the end of src\/a.ts, which has 10 lines/);
+  });
+
+  it('bounds the response by maxLines', async () => {
+    const ctx = await readFileContext({ root, path: 'src/a.ts', startLine: 1, endLine: 10, maxLines: 4 });
+    expect(ctx).toMatchObject({ endLine: 4, truncated: true });
+  });
+
+  it.each([
+    ['../proj-secrets/key.txt', 'PATH_OUTSIDE_PROJECT'],
+    ['/etc/passwd', 'PATH_OUTSIDE_PROJECT'],
+    ['link.txt', 'PATH_OUTSIDE_PROJECT'],
+    ['src/../../proj-secrets/key.txt', 'PATH_OUTSIDE_PROJECT'],
+    ['missing.ts', 'NOT_FOUND'],
+  ])('refuses %s with %s, naming the argument', async (p, code) => {
+    await expect(readFileContext({ root, path: p })).rejects.toMatchObject({ code, message: expect.stringContaining('"path"') });
+  });
+
+  it('refuses the sibling directory that shares the root name as a prefix', async () => {
+    await expect(readFileContext({ root, path: path.join(sibling, 'key.txt') })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_PROJECT' });
+  });
+});

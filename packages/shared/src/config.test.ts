@@ -1,0 +1,41 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { MonoragError } from './errors.js';
+
+function tempRoot(): string {
+  return mkdtempSync(path.join(tmpdir(), 'monorag-config-'));
+}
+
+describe('loadConfig', () => {
+  it('applies defaults', () => {
+    const config = loadConfig({ projectRoot: tempRoot(), env: {} });
+    expect(config.index.maxFileBytes).toBe(1024 * 1024);
+    expect(config.embedding.url).toBeUndefined();
+    expect(config.search.defaultLimit).toBe(10);
+  });
+
+  it('layers file < env < flags', () => {
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ index: { maxFileBytes: 10 }, search: { defaultLimit: 3 } }));
+    const config = loadConfig({
+      projectRoot: root,
+      env: { MONORAG_MAX_FILE_BYTES: '20', EMBEDDING_URL: 'http://127.0.0.1:9/' },
+      overrides: { index: { maxFileBytes: 30 } },
+    });
+    expect(config.index.maxFileBytes).toBe(30);
+    expect(config.search.defaultLimit).toBe(3);
+    expect(config.embedding.url).toBe('http://127.0.0.1:9/');
+  });
+
+  it('names the bad key and where to fix it', () => {
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_MAX_FILE_BYTES: 'lots' } })).toThrowError(
+      /Invalid configuration value for "index.maxFileBytes"/,
+    );
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), '{ nope');
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(MonoragError);
+  });
+});

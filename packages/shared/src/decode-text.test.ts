@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { decodeText } from './decode-text.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('decodeText', () => {
+  it('strips a UTF-8 BOM and turns CRLF and lone CR into LF', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...enc('a\r\nb\rc\n')]);
+    expect(decodeText(bytes)).toEqual({ kind: 'text', encoding: 'utf-8', text: 'a\nb\nc\n' });
+  });
+
+  it('decodes UTF-16LE and UTF-16BE by their BOM', () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('x = 1\r\ny', 'utf16le')]);
+    expect(decodeText(le)).toEqual({ kind: 'text', encoding: 'utf-16le', text: 'x = 1\ny' });
+    const be = Buffer.from(Buffer.from('hé', 'utf16le').swap16());
+    expect(decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toEqual({ kind: 'text', encoding: 'utf-16be', text: 'hé' });
+  });
+
+  it('keeps every line of invalid UTF-8 (Latin-1 fallback), so line numbers do not shift', () => {
+    const bytes = new Uint8Array([...enc('line1\n'), 0xff, 0xfe, 0x41, ...enc('\nline3\n')]);
+    const out = decodeText(bytes);
+    expect(out).toEqual({ kind: 'text', encoding: 'latin1', text: 'line1\n\u00ff\u00feA\nline3\n' });
+  });
+
+  it('calls a file with a NUL byte binary', () => {
+    expect(decodeText(new Uint8Array([0x41, 0x00, 0x42]))).toEqual({ kind: 'binary' });
+  });
+});

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The project's test command (README quick start, step 2; CI runs it too): installs what is missing,
+# then typechecks, lints, and runs the TypeScript (vitest) and Python (pytest) suites.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo "== typecheck" >&2
+pnpm exec tsc -b
+echo "== lint" >&2
+pnpm exec eslint .
+echo "== python tests" >&2
+packages/embedding-server/.venv/bin/python -m pytest packages/embedding-server/tests -q
+echo "== typescript tests" >&2
+pnpm exec vitest run

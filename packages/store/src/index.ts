@@ -2,3 +2,8 @@
 export type { ChunkStore, QueryOptions, SearchFilter, StoreStats } from './chunk-store.js';
 export { codeTerms, MAX_TERM_LENGTH, MIN_TERM_LENGTH } from './code-terms.js';
 export { queryTerms, QUERY_STOPWORDS } from './query-terms.js';
+export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { readStoredIdentity } from './sqlite/read-stored-identity.js';
+export { deleteStoreFiles } from './sqlite/delete-store-files.js';
+export { BM25_WEIGHTS } from './sqlite/search-lexical.js';
+export { MAX_DENSE_LIMIT } from './sqlite/search-dense.js';

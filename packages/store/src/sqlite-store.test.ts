@@ -1,0 +1,194 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCode, type Chunk, type IndexIdentity } from '@monorag/shared';
+import { CONTRACT_IDENTITY, describeChunkStoreContract } from './contract/chunk-store-contract.js';
+import { deterministicVector, testChunk, testFile } from './contract/fixtures.js';
+import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+import { deleteStoreFiles } from './sqlite/delete-store-files.js';
+import { SCHEMA_VERSION } from './sqlite/migrations.js';
+import { readStoredIdentity } from './sqlite/read-stored-identity.js';
+
+function tempFile(): { file: string; dir: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'monorag-store-'));
+  return { dir, file: path.join(dir, 'index.sqlite') };
+}
+
+describeChunkStoreContract('sqlite', async (identity) => {
+  const { dir, file } = tempFile();
+  const opened: SqliteStore[] = [await openSqliteStore({ file, identity })];
+  return {
+    store: opened[0] as SqliteStore,
+    reopen: async (other) => {
+      const store = await openSqliteStore({ file, identity: other });
+      opened.push(store);
+      return store;
+    },
+    cleanup: async () => {
+      for (const store of opened) await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('openSqliteStore', () => {
+  let dir: string;
+  let file: string;
+  const stores: SqliteStore[] = [];
+  const open = async (identity?: IndexIdentity): Promise<SqliteStore> => {
+    const store = await openSqliteStore({ file, identity });
+    stores.push(store);
+    return store;
+  };
+  const chunksOf = (p: string, n: number): Chunk[] =>
+    Array.from({ length: n }, (_, i) => testChunk({ path: p, startLine: 1 + i * 10, symbol: `fn${i}`, content: `alphaWord ${p} ${i}` }));
+  const vectorsOf = (chunks: Chunk[], seed: number): Float32Array[] =>
+    chunks.map((_, i) => deterministicVector(seed + i, CONTRACT_IDENTITY.dim));
+
+  beforeEach(() => {
+    ({ dir, file } = tempFile());
+  });
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps data across reopen, and a reader without identity adopts the stored one', async () => {
+    const writer = await open(CONTRACT_IDENTITY);
+    const chunks = chunksOf('src/a.ts', 2);
+    await writer.writeFile(testFile('src/a.ts', chunks), chunks, vectorsOf(chunks, 1));
+    await writer.putCachedEmbeddings(new Map([['h', deterministicVector(9, 4)]]));
+    await writer.setMeta('indexedCommit', 'abc');
+    await writer.close();
+
+    const reader = await open();
+    expect(reader.identity).toEqual(CONTRACT_IDENTITY);
+    expect(await reader.chunksOfFile('src/a.ts')).toEqual(chunks);
+    expect(await reader.getMeta('indexedCommit')).toBe('abc');
+    expect((await reader.getCachedEmbeddings(['h'])).get('h')).toEqual(deterministicVector(9, 4));
+    const [hit] = await reader.searchDense(vectorsOf(chunks, 1)[1] as Float32Array, { limit: 1 });
+    expect(hit?.chunk.id).toBe(chunks[1]?.id);
+    expect(hit?.score).toBeCloseTo(1, 6);
+  });
+
+  it('without identity, a missing file is INDEX_NOT_FOUND and is not created', async () => {
+    await expect(open()).rejects.toMatchObject({ code: ErrorCode.INDEX_NOT_FOUND });
+    await expect(open()).rejects.toThrow(`No index found at ${file}. Run \`monorag index <path>\` first.`);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('without identity, a file holding none is INDEX_NOT_FOUND', async () => {
+    new Database(file).close();
+    await expect(open()).rejects.toMatchObject({ code: ErrorCode.INDEX_NOT_FOUND });
+    expect(readStoredIdentity(file)).toBeUndefined();
+  });
+
+  it('a file that is not SQLite is STORE_FAILED naming the file', async () => {
+    writeFileSync(file, 'not a database, not at all, just text long enough to have a header'.repeat(10));
+    await expect(open(CONTRACT_IDENTITY)).rejects.toMatchObject({ code: ErrorCode.STORE_FAILED });
+    await expect(open(CONTRACT_IDENTITY)).rejects.toThrow(file);
+  });
+
+  it('rejects a dimension that is not a positive integer', async () => {
+    await expect(open({ ...CONTRACT_IDENTITY, dim: 0 })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+  });
+
+  it('readStoredIdentity and deleteStoreFiles', async () => {
+    expect(readStoredIdentity(file)).toBeUndefined();
+    const store = await open(CONTRACT_IDENTITY);
+    expect(readStoredIdentity(file)).toEqual(CONTRACT_IDENTITY);
+    await store.close();
+    expect(existsSync(file)).toBe(true);
+    deleteStoreFiles(file);
+    for (const suffix of ['', '-wal', '-shm']) expect(existsSync(file + suffix)).toBe(false);
+    deleteStoreFiles(file);
+  });
+
+  it('migrations run once: reopening leaves the schema and user_version unchanged', async () => {
+    const schema = (): unknown[] => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return [db.pragma('user_version', { simple: true }), db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all()];
+      } finally {
+        db.close();
+      }
+    };
+    await (await open(CONTRACT_IDENTITY)).close();
+    const first = schema();
+    expect(first[0]).toBe(SCHEMA_VERSION);
+    await (await open(CONTRACT_IDENTITY)).close();
+    await (await open()).close();
+    expect(schema()).toEqual(first);
+  });
+
+  it('refuses a file written by a newer schema', async () => {
+    await (await open(CONTRACT_IDENTITY)).close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    await expect(open(CONTRACT_IDENTITY)).rejects.toMatchObject({ code: ErrorCode.STORE_FAILED });
+    await expect(open(CONTRACT_IDENTITY)).rejects.toThrow(/newer than this monorag supports/);
+  });
+
+  it('reserves identity.* metadata keys', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    await expect(store.setMeta('identity.model', 'x')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    expect(await store.getMeta('identity.model')).toBe(CONTRACT_IDENTITY.model);
+  });
+
+  it('a writeFile failing midway leaves the previous state intact', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    const before = chunksOf('src/a.ts', 2);
+    await store.writeFile(testFile('src/a.ts', before), before, vectorsOf(before, 1));
+    const snapshot = async () => [
+      await store.listFiles(),
+      await store.chunksOfFile('src/a.ts'),
+      await store.searchDense(deterministicVector(1, 4), { limit: 10 }),
+      await store.searchLexical('alphaWord', { limit: 10 }),
+      await store.stats(),
+    ];
+    const expected = await snapshot();
+
+    // The third chunk repeats the first one's id: the UNIQUE constraint fails after the old rows were
+    // deleted and two new chunks (with vectors and FTS rows) were inserted.
+    const fresh = chunksOf('src/a.ts', 3).map((chunk) => ({ ...chunk, content: `zebra ${chunk.content}` }));
+    const broken = [fresh[0], fresh[1], { ...fresh[2], id: fresh[0]?.id }] as Chunk[];
+    const failed = store.writeFile(testFile('src/a.ts', broken), broken, vectorsOf(broken, 50));
+    await expect(failed).rejects.toMatchObject({ code: ErrorCode.STORE_FAILED });
+    await expect(failed).rejects.toThrow(/could not store src\/a\.ts: UNIQUE constraint failed: chunks\.id/);
+
+    expect(await snapshot()).toEqual(expected);
+    expect(await store.searchLexical('zebra', { limit: 10 })).toEqual([]);
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare('SELECT count(*) FROM chunks_vec_rowids').pluck().get()).toBe(2);
+    raw.close();
+  });
+
+  it('a reader sees the last committed state while a writer holds an open transaction', async () => {
+    const writer = await open(CONTRACT_IDENTITY);
+    const reader = await open();
+    const first = chunksOf('src/a.ts', 2);
+    await writer.writeFile(testFile('src/a.ts', first), first, vectorsOf(first, 1));
+    expect(await reader.chunksOfFile('src/a.ts')).toEqual(first);
+
+    // A third connection stands in for another process mid-write: it has deleted the file's rows but
+    // not committed yet.
+    const other = new Database(file);
+    other.pragma('busy_timeout = 5000');
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare('DELETE FROM chunks WHERE path = ?').run('src/a.ts');
+    other.prepare('DELETE FROM files WHERE path = ?').run('src/a.ts');
+    expect(await reader.chunksOfFile('src/a.ts')).toEqual(first);
+    expect(await reader.stats()).toEqual({ files: 1, chunks: 2 });
+    expect((await reader.searchLexical('alphaWord', { limit: 10 })).length).toBe(2);
+    other.exec('ROLLBACK');
+    other.close();
+
+    const second = chunksOf('src/a.ts', 3);
+    await writer.writeFile(testFile('src/a.ts', second), second, vectorsOf(second, 7));
+    expect(await reader.chunksOfFile('src/a.ts')).toEqual(second);
+    expect((await reader.searchDense(deterministicVector(8, 4), { limit: 1 }))[0]?.chunk.id).toBe(second[1]?.id);
+  });
+});

@@ -1,0 +1,160 @@
+import type Database from 'better-sqlite3';
+import { ErrorCode, MonoragError, type Chunk, type FileRecord, type IndexIdentity, type Logger } from '@monorag/shared';
+import type { ChunkStore, QueryOptions, StoreStats } from './chunk-store.js';
+import { chunkColumns, rowToChunk, rowToFile, type ChunkRow, type FileRow } from './sqlite/chunk-row.js';
+import { getCachedRows, putCachedRows } from './sqlite/embedding-cache.js';
+import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
+import { migrate } from './sqlite/migrations.js';
+import { openDatabase } from './sqlite/open-database.js';
+import { MAX_DENSE_LIMIT, searchDenseRows } from './sqlite/search-dense.js';
+import { searchLexicalRows } from './sqlite/search-lexical.js';
+import { guardStore } from './sqlite/store-error.js';
+import { deleteChunksOfPath, validateWrite, writeFileRows } from './sqlite/write-file.js';
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Path of the SQLite file, e.g. `<project>/.monorag/index.sqlite`; its directory must exist. */
+  file: string;
+  /**
+   * The identity to index with. Given: a new file records it, an existing one must hold the same.
+   * Omitted (read-only use such as search): the stored identity is adopted; the file must exist.
+   */
+  identity?: IndexIdentity;
+  logger?: Logger;
+  /** Milliseconds to wait for another connection's write lock; default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** The embedded {@link ChunkStore}: one SQLite file with sqlite-vec vectors and an FTS5 index. */
+export interface SqliteStore extends ChunkStore {
+  /** Path of the SQLite file. */
+  readonly file: string;
+}
+
+/**
+ * Opens (creating when `identity` is given) the SQLite index at `file`: applies pending numbered
+ * migrations (`PRAGMA user_version`), then resolves the identity. Several processes may open the
+ * same file: WAL mode lets readers run while one writer writes; writers wait `busyTimeoutMs`.
+ * Every write is one transaction.
+ * @throws MonoragError `INDEX_NOT_FOUND` (no `identity` and no file, or a file without identity),
+ *   `INDEX_IDENTITY_MISMATCH` (the file holds another identity; the message says how to re-index),
+ *   `INVALID_ARGUMENT` (dimension not a positive integer), `STORE_FAILED` (unreadable or newer file).
+ */
+export async function openSqliteStore({
+  file,
+  identity: requested,
+  logger,
+  busyTimeoutMs = 5000,
+}: SqliteStoreOptions): Promise<SqliteStore> {
+  const db = guardStore(file, 'be opened', () => openDatabase({ file, create: requested !== undefined, busyTimeoutMs }));
+  try {
+    const identity = guardStore(file, 'be opened', () => {
+      migrate(db, file, logger);
+      return resolveIdentity(db, file, requested, logger);
+    });
+    return createSqliteStore(db, file, identity);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function createSqliteStore(db: Database.Database, file: string, identity: IndexIdentity): SqliteStore {
+  const guard = <T>(action: string, fn: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(guardStore(file, action, fn));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const checkLimit = (limit: number, max: number): void => {
+    if (!Number.isInteger(limit) || limit < 0 || limit > max) {
+      throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `limit must be an integer from 0 to ${max}, got ${limit}.`);
+    }
+  };
+
+  return {
+    file,
+    identity,
+
+    listFiles: () =>
+      guard('list files', () => (db.prepare('SELECT * FROM files ORDER BY path').all() as FileRow[]).map(rowToFile)),
+
+    getFile: (path) =>
+      guard('read the manifest', () => {
+        const row = db.prepare('SELECT * FROM files WHERE path = ?').get(path) as FileRow | undefined;
+        return row && rowToFile(row);
+      }),
+
+    writeFile: (record: FileRecord, chunks: Chunk[], vectors: Float32Array[]) =>
+      guard(`store ${record.path}`, () => {
+        validateWrite(identity, record, chunks, vectors);
+        db.transaction(() => writeFileRows(db, record, chunks, vectors)).immediate();
+      }),
+
+    deleteFile: (path) =>
+      guard(`delete ${path}`, () => {
+        db.transaction(() => {
+          deleteChunksOfPath(db, path);
+          db.prepare('DELETE FROM files WHERE path = ?').run(path);
+        }).immediate();
+      }),
+
+    searchDense: (vector: Float32Array, options: QueryOptions) =>
+      guard('run a dense search', () => {
+        if (vector.length !== identity.dim) {
+          throw new MonoragError(
+            ErrorCode.INVALID_ARGUMENT,
+            `The query vector has ${vector.length} dimensions but the index expects ${identity.dim} (model "${identity.model}").`,
+          );
+        }
+        checkLimit(options.limit, MAX_DENSE_LIMIT);
+        return searchDenseRows(db, vector, options);
+      }),
+
+    searchLexical: (query: string, options: QueryOptions) =>
+      guard('run a lexical search', () => {
+        checkLimit(options.limit, Number.MAX_SAFE_INTEGER);
+        return searchLexicalRows(db, query, options);
+      }),
+
+    chunksOfFile: (path) =>
+      guard(`read the chunks of ${path}`, () =>
+        (
+          db
+            .prepare(`SELECT ${chunkColumns('c')} FROM chunks c WHERE c.path = ? ORDER BY c.start_line, c.end_line`)
+            .all(path) as ChunkRow[]
+        ).map(rowToChunk),
+      ),
+
+    getCachedEmbeddings: (contentHashes) =>
+      guard('read the embedding cache', () => getCachedRows(db, identity.model, contentHashes)),
+
+    putCachedEmbeddings: (entries) =>
+      guard('write the embedding cache', () => putCachedRows(db, identity, entries)),
+
+    getMeta: (key) =>
+      guard('read metadata', () => db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined),
+
+    setMeta: (key, value) =>
+      guard('write metadata', () => {
+        if (key.startsWith(IDENTITY_KEY_PREFIX)) {
+          throw new MonoragError(
+            ErrorCode.INVALID_ARGUMENT,
+            `Metadata keys starting with "${IDENTITY_KEY_PREFIX}" are reserved for the index identity: ${key}.`,
+          );
+        }
+        db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+      }),
+
+    stats: () =>
+      guard('count its contents', (): StoreStats => ({
+        files: db.prepare('SELECT count(*) FROM files').pluck().get() as number,
+        chunks: db.prepare('SELECT count(*) FROM chunks').pluck().get() as number,
+      })),
+
+    close: async () => {
+      if (db.open) db.close();
+    },
+  };
+}

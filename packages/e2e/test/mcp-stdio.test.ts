@@ -1,0 +1,101 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliCommand, REPO_ROOT, runCli } from './cli.js';
+import { startTestEmbeddingServer, type TestEmbeddingServer } from './embedding-server.js';
+import { makeFixtureRepo } from './fixture-repo.js';
+
+interface ToolText {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, unknown>;
+}
+
+let embedder: TestEmbeddingServer;
+let repo: string;
+let client: Client;
+let stderr = '';
+
+beforeAll(async () => {
+  embedder = await startTestEmbeddingServer();
+  repo = makeFixtureRepo();
+  const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
+  expect(indexed.code, indexed.stderr).toBe(0);
+  const { command, args } = cliCommand(['serve', repo]);
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: REPO_ROOT,
+    env: { ...(process.env as Record<string, string>), EMBEDDING_URL: embedder.url, MONORAG_LOG_LEVEL: 'info' },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d) => (stderr += d));
+  client = new Client({ name: 'monorag-e2e', version: '0.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await embedder?.stop();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolText> {
+  return (await client.callTool({ name, arguments: args })) as ToolText;
+}
+
+describe('monorag serve over stdio, driven by the SDK client', () => {
+  it('lists search_code and get_file_context as read-only tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_file_context', 'search_code']);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('finds the right function from a query that shares no identifier with it', async () => {
+    const result = await call('search_code', { query: 'how long to wait before retrying a failed request', limit: 3 });
+    expect(result.isError).toBeFalsy();
+    const results = result.structuredContent!.results as Array<{ path: string; symbol: string; startLine: number; endLine: number }>;
+    expect(results[0]).toMatchObject({ path: 'src/backoff.ts', symbol: 'scheduleWithBackoff', startLine: 1, endLine: 8 });
+    expect(result.content[0]!.text).toContain('src/backoff.ts:1-8');
+    expect(result.structuredContent!.index).toMatchObject({ files: 5 });
+  });
+
+  it('has the same result shape as search --json', async () => {
+    const cli = await runCli(['search', 'least recently used eviction', '--project', repo, '--json', '--limit', '2'], { EMBEDDING_URL: embedder.url });
+    expect(cli.code, cli.stderr).toBe(0);
+    const fromCli = JSON.parse(cli.stdout) as { results: unknown[] };
+    const fromMcp = await call('search_code', { query: 'least recently used eviction', limit: 2 });
+    expect(fromMcp.structuredContent!.results).toEqual(fromCli.results);
+  });
+
+  it('returns exactly the lines asked for', async () => {
+    const result = await call('get_file_context', { path: 'src/lru.ts', startLine: 7, endLine: 9 });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      path: 'src/lru.ts',
+      startLine: 7,
+      endLine: 9,
+      totalLines: 24,
+      text: '  get(key: K): V | undefined {\n    const value = this.entries.get(key);\n    if (value !== undefined) {',
+      truncated: false,
+    });
+  });
+
+  it.each([
+    ['an empty query', 'search_code', { query: '   ' }, /"query" is empty/],
+    ['a 100 KB query', 'search_code', { query: 'x '.repeat(50_000) }, /"query" is 9999\d characters; at most 2000/],
+    ['a range past the end of the file', 'get_file_context', { path: 'src/lru.ts', startLine: 500 }, /"startLine" \(500\) is past the end of src\/lru.ts, which has 24 lines/],
+    ['a ../ path', 'get_file_context', { path: '../etc/passwd' }, /"path" .* is outside the project/],
+    ['an absolute path elsewhere', 'get_file_context', { path: '/etc/passwd' }, /"path" .* is outside the project/],
+  ])('refuses %s with a clear error and keeps serving', async (_label, tool, args, message) => {
+    const result = await call(tool, args);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(message);
+    expect(result.content[0]!.text).not.toMatch(/\n\s+at /);
+    const again = await call('get_file_context', { path: 'README.md', startLine: 1, endLine: 1 });
+    expect(again.structuredContent).toMatchObject({ text: '# Fixture' });
+  });
+
+  it('writes nothing but JSON-RPC to stdout (logs went to stderr)', () => {
+    expect(stderr).toContain('MCP server listening on stdio');
+  });
+});

@@ -1,0 +1,141 @@
+import { appendFileSync, chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import { startTestEmbeddingServer, type TestEmbeddingServer } from './embedding-server.js';
+import { FIXTURE_FILES, makeFixtureRepo } from './fixture-repo.js';
+
+interface Report {
+  files: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  unchanged: number;
+  chunksWritten: number;
+  chunksEmbedded: number;
+  chunksFromCache: number;
+  totalChunks: number;
+  skipped: Array<{ path: string; reason: string }>;
+}
+
+let embedder: TestEmbeddingServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  embedder = await startTestEmbeddingServer();
+  env = { EMBEDDING_URL: embedder.url };
+});
+
+afterAll(async () => {
+  await embedder?.stop();
+});
+
+async function index(repo: string, ...flags: string[]): Promise<Report> {
+  const run = await runCli(['index', repo, '--json', ...flags], env);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Report;
+}
+
+async function lexical(repo: string, query: string): Promise<Array<{ path: string; startLine: number; endLine: number }>> {
+  const run = await runCli(['search', query, '--lexical', '--json', '--project', repo], env);
+  expect(run.code, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { results: Array<{ path: string; startLine: number; endLine: number }> }).results;
+}
+
+describe('monorag index is incremental', () => {
+  it('embeds nothing for an unchanged tree, only the changed file after an edit, and drops deleted files', async () => {
+    const repo = makeFixtureRepo();
+    const first = await index(repo);
+    expect(first).toMatchObject({ files: 5, added: 5, changed: 0, deleted: 0, unchanged: 0 });
+    expect(first.chunksEmbedded).toBe(first.totalChunks);
+
+    const second = await index(repo);
+    expect(second).toMatchObject({ files: 5, added: 0, changed: 0, deleted: 0, unchanged: 5, chunksEmbedded: 0, chunksWritten: 0 });
+
+    appendFileSync(path.join(repo, 'src/slug.ts'), '\n/** Turns dashes back into spaces. */\nexport function unslugify(slug: string): string {\n  return slug.replace(/-/g, " ");\n}\n');
+    const third = await index(repo);
+    expect(third).toMatchObject({ files: 5, added: 0, changed: 1, deleted: 0, unchanged: 4 });
+    expect(third.chunksEmbedded).toBeGreaterThanOrEqual(1);
+    expect(third.chunksEmbedded).toBeLessThanOrEqual(third.chunksWritten);
+    expect((await lexical(repo, 'unslugify'))[0]).toMatchObject({ path: 'src/slug.ts' });
+
+    rmSync(path.join(repo, 'tools/ini.py'));
+    const fourth = await index(repo);
+    expect(fourth).toMatchObject({ files: 4, deleted: 1, unchanged: 4, chunksEmbedded: 0 });
+    expect(fourth.totalChunks).toBeLessThan(third.totalChunks);
+    expect((await lexical(repo, 'parse_ini sections')).map((r) => r.path)).not.toContain('tools/ini.py');
+  });
+
+  it('re-embeds nothing when a file is renamed (embedding cache by content hash)', async () => {
+    const repo = makeFixtureRepo();
+    await index(repo);
+    mkdirSync(path.join(repo, 'lib'));
+    writeFileSync(path.join(repo, 'lib/cache.ts'), FIXTURE_FILES['src/lru.ts']!);
+    rmSync(path.join(repo, 'src/lru.ts'));
+    const report = await index(repo);
+    expect(report).toMatchObject({ added: 1, deleted: 1, chunksEmbedded: 0 });
+    expect((await lexical(repo, 'LruCache')).map((r) => r.path)).toEqual(expect.arrayContaining(['lib/cache.ts']));
+    expect((await lexical(repo, 'LruCache')).map((r) => r.path)).not.toContain('src/lru.ts');
+  });
+});
+
+describe('monorag index and search handle bad input', () => {
+  it('names a path that does not exist, without a stack trace', async () => {
+    const run = await runCli(['index', '/no/such/dir'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^monorag: <path>: \/no\/such\/dir does not exist/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('indexes an empty repository to an empty index', async () => {
+    const repo = makeFixtureRepo({});
+    expect(await index(repo)).toMatchObject({ files: 0, totalChunks: 0 });
+    expect(await lexical(repo, 'anything')).toEqual([]);
+  });
+
+  it('indexes invalid UTF-8, CRLF and BOM files with exact line numbers', async () => {
+    const repo = makeFixtureRepo({ 'a.txt': 'x' });
+    writeFileSync(path.join(repo, 'latin.py'), Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\n\ndef brewCoffee():\n    return 1\n')]));
+    writeFileSync(path.join(repo, 'crlf.js'), '\ufeff// header\r\n\r\nfunction steamMilk() {\r\n  return 2;\r\n}\r\n');
+    const report = await index(repo);
+    expect(report).toMatchObject({ files: 3 });
+    const brew = await lexical(repo, 'brewCoffee');
+    expect(brew[0]).toMatchObject({ path: 'latin.py' });
+    expect(brew[0]!.endLine).toBe(4);
+    const milk = await lexical(repo, 'steamMilk');
+    expect(milk[0]).toMatchObject({ path: 'crlf.js' });
+    expect(milk[0]!.endLine).toBe(5);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('skips an unreadable file and indexes the rest', async () => {
+    const repo = makeFixtureRepo();
+    chmodSync(path.join(repo, 'src/slug.ts'), 0o000);
+    const report = await index(repo);
+    expect(report.files).toBe(4);
+    expect(report.skipped).toContainEqual(expect.objectContaining({ path: 'src/slug.ts', reason: 'unreadable' }));
+  });
+
+  it('refuses an empty query and a 100 KB query, naming the argument', async () => {
+    const repo = makeFixtureRepo();
+    await index(repo);
+    const empty = await runCli(['search', '', '--lexical', '--project', repo], env);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/"query" is empty/);
+    const huge = await runCli(['search', 'y'.repeat(100_000), '--lexical', '--project', repo], env);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/"query" is 100000 characters; at most 2000/);
+  });
+
+  it('tells the user to index first when there is no index', async () => {
+    const repo = makeFixtureRepo();
+    const run = await runCli(['search', 'x', '--project', repo], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/No index for .*Run `monorag index/);
+  });
+
+  it('rejects a non-numeric --limit naming the flag', async () => {
+    const run = await runCli(['search', 'x', '--limit', 'ten'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--limit.*expected a whole number >= 1, got "ten"/);
+  });
+});

@@ -7,8 +7,10 @@ export type TokenCounter = (text: string) => number;
 export interface ChunkerOptions {
   /** Largest chunk (header + content) in embedding-model tokens. Default 256 (all-MiniLM-L6-v2's max_seq_length). */
   maxTokens?: number;
-  /** Token counter; default a word-piece estimate. */
+  /** Token counter; default `estimateTokens`, a conservative word-piece estimate. Called once per line and per header. */
   countTokens?: TokenCounter;
+  /** Longest a single file may take to parse, in milliseconds, before it falls back to line windows. Default 1500. */
+  parseTimeoutMs?: number;
 }
 
 /** Splits files into chunks. Pure: no I/O after creation. */

@@ -1,2 +1,14 @@
 // Public surface of @monorag/chunker: named exports only.
 export type { Chunker, ChunkerOptions, TokenCounter } from './chunker.js';
+export { createChunker, DEFAULT_MAX_TOKENS, DEFAULT_PARSE_TIMEOUT_MS } from './create-chunker.js';
+export { estimateTokens } from './estimate-tokens.js';
+export { CHUNKER_VERSION } from './version.js';
+export { LANGUAGES, TEXT_LANGUAGE_ID, findLanguage, languageById, languageOf, shebangInterpreter } from './languages/registry.js';
+export type {
+  BodyKind,
+  ChunkStrategy,
+  DefinitionKind,
+  DefinitionRule,
+  LanguageSpec,
+  SyntaxSpec,
+} from './languages/language-spec.js';

@@ -1,0 +1,68 @@
+/** How the chunker splits files of a language. */
+export type ChunkStrategy = 'syntax' | 'markdown' | 'window';
+
+/**
+ * Kind a definition rule produces. `namespace` and `object` become chunk kind `module`; `callback` is a
+ * call statement with a function argument (`describe('x', () => {...})`, an IIFE): module code that can be
+ * split between the callback's statements when too large, with symbol null.
+ */
+export type DefinitionKind = 'function' | 'class' | 'interface' | 'type' | 'enum' | 'namespace' | 'object' | 'callback';
+
+/** What a definition's body holds: members (class-like, split into member chunks) or statements (function-like). */
+export type BodyKind = 'members' | 'statements';
+
+/**
+ * How to read one syntax-node type as a definition. Shapes:
+ * - `named`: the node itself is the definition; name from `nameField` (default `name`), body from `bodyField` (default `body`).
+ *   `nameFrom: 'type'` reads the name from field `type` instead (e.g. Rust `impl Foo`).
+ * - `wrapper`: the definition is the child in one of `fields` (or the first named child when `fields` is empty),
+ *   e.g. `export_statement`, Python `decorated_definition`; the wrapper's lines belong to the definition.
+ *   An unnamed function/class/object child is named `defaultName` when given (`export default function () {}`);
+ *   with `callbacks`, a call with a function argument is a `callback` definition.
+ * - `variable`: a declaration whose first declarator binds a function or object value (`const f = () => {}`).
+ * - `assignment`: `a.b.c = function () {}` (CommonJS exports, prototype methods); name = last property.
+ * - `field`: a class field or object property whose value is a function (`handle = () => {}`, `get: function () {}`).
+ */
+export type DefinitionRule =
+  | { shape: 'named'; kind: DefinitionKind; nameField?: string; bodyField?: string; body?: BodyKind }
+  | { shape: 'wrapper'; fields: string[]; defaultName?: string; callbacks?: boolean }
+  | { shape: 'variable'; declarators: string[] }
+  | { shape: 'assignment' }
+  | { shape: 'field'; nameFields: string[] };
+
+/** Node types and rules of a tree-sitter grammar that the syntax planner needs. */
+export interface SyntaxSpec {
+  /** Grammar file name inside `@cursorless/tree-sitter-wasms/out/`. */
+  grammar: string;
+  /** Definition rules by node type. */
+  definitions: Record<string, DefinitionRule>;
+  /** Comment node types; a comment directly above a node (no blank line between) is attached to it. */
+  comments: string[];
+  /** Node types always attached to the following sibling (e.g. TS member `decorator`). */
+  attachToNext: string[];
+  /** Value node types that make a variable, field or assignment a function (e.g. `arrow_function`). */
+  functionValues: string[];
+  /** Value node types that make a variable an object definition whose properties are members (e.g. `object`). */
+  objectValues: string[];
+  /** Call node types whose function arguments count as the bound value (`React.memo(function () {})`). */
+  callValues: string[];
+  /** Expression types looked through for a bound value (`x && function () {}`, `cond ? {...} : {...}`). */
+  passThrough: string[];
+  /** Body node types that hold statements or members and so can be split (e.g. `statement_block`, `block`). */
+  blockTypes: string[];
+}
+
+/** One language of the registry: pure data. */
+export interface LanguageSpec {
+  /** Language id stored in chunks, e.g. `typescript`. */
+  id: string;
+  /** File extensions with the dot, lower case, e.g. `.ts`. */
+  extensions: string[];
+  /** Exact file names (lower case) such as `makefile` or `dockerfile`. */
+  fileNames?: string[];
+  /** Interpreter names recognised in a `#!` line, e.g. `node`, `python3`. */
+  interpreters?: string[];
+  strategy: ChunkStrategy;
+  /** Present when `strategy` is `syntax`. */
+  syntax?: SyntaxSpec;
+}

@@ -1,0 +1,24 @@
+import type { LanguageSpec } from './language-spec.js';
+
+/** Python (`.py`, `.pyi`, `python` shebang). */
+export const PYTHON: LanguageSpec = {
+  id: 'python',
+  extensions: ['.py', '.pyi', '.pyw'],
+  interpreters: ['python', 'python2', 'python3'],
+  strategy: 'syntax',
+  syntax: {
+    grammar: 'tree-sitter-python.wasm',
+    definitions: {
+      decorated_definition: { shape: 'wrapper', fields: ['definition'] },
+      function_definition: { shape: 'named', kind: 'function', body: 'statements' },
+      class_definition: { shape: 'named', kind: 'class', body: 'members' },
+    },
+    comments: ['comment'],
+    attachToNext: [],
+    functionValues: [],
+    objectValues: [],
+    callValues: [],
+    passThrough: [],
+    blockTypes: ['block'],
+  },
+};

@@ -1,0 +1,79 @@
+import type { LanguageSpec, SyntaxSpec } from './language-spec.js';
+
+/** Rules shared by the TypeScript, TSX and JavaScript grammars (they share node type names). */
+export const ECMASCRIPT_DEFINITIONS: SyntaxSpec['definitions'] = {
+  export_statement: { shape: 'wrapper', fields: ['declaration', 'value'], defaultName: 'default' },
+  expression_statement: { shape: 'wrapper', fields: [], callbacks: true },
+  ambient_declaration: { shape: 'wrapper', fields: [] },
+  function_declaration: { shape: 'named', kind: 'function', body: 'statements' },
+  generator_function_declaration: { shape: 'named', kind: 'function', body: 'statements' },
+  function_signature: { shape: 'named', kind: 'function' },
+  function_expression: { shape: 'named', kind: 'function', body: 'statements' },
+  arrow_function: { shape: 'named', kind: 'function', body: 'statements' },
+  class_declaration: { shape: 'named', kind: 'class', body: 'members' },
+  abstract_class_declaration: { shape: 'named', kind: 'class', body: 'members' },
+  class: { shape: 'named', kind: 'class', body: 'members' },
+  method_definition: { shape: 'named', kind: 'function', body: 'statements' },
+  method_signature: { shape: 'named', kind: 'function' },
+  abstract_method_signature: { shape: 'named', kind: 'function' },
+  interface_declaration: { shape: 'named', kind: 'interface', body: 'members' },
+  type_alias_declaration: { shape: 'named', kind: 'type' },
+  enum_declaration: { shape: 'named', kind: 'enum', body: 'members' },
+  internal_module: { shape: 'named', kind: 'namespace', body: 'members' },
+  module: { shape: 'named', kind: 'namespace', body: 'members' },
+  lexical_declaration: { shape: 'variable', declarators: ['variable_declarator'] },
+  variable_declaration: { shape: 'variable', declarators: ['variable_declarator'] },
+  assignment_expression: { shape: 'assignment' },
+  public_field_definition: { shape: 'field', nameFields: ['name'] },
+  field_definition: { shape: 'field', nameFields: ['property', 'name'] },
+  pair: { shape: 'field', nameFields: ['key'] },
+};
+
+/** Syntax spec for a grammar of the JavaScript family. */
+export function ecmascriptSyntax(grammar: string): SyntaxSpec {
+  return {
+    grammar,
+    definitions: ECMASCRIPT_DEFINITIONS,
+    comments: ['comment', 'hash_bang_line'],
+    attachToNext: ['decorator'],
+    functionValues: ['arrow_function', 'function_expression', 'function', 'generator_function'],
+    objectValues: ['object'],
+    callValues: ['call_expression'],
+    passThrough: [
+      'binary_expression',
+      'ternary_expression',
+      'parenthesized_expression',
+      'as_expression',
+      'satisfies_expression',
+      'non_null_expression',
+      'await_expression',
+    ],
+    blockTypes: ['statement_block', 'class_body', 'interface_body', 'object_type', 'enum_body', 'object'],
+  };
+}
+
+/** TypeScript (`.ts`, `.mts`, `.cts`). */
+export const TYPESCRIPT: LanguageSpec = {
+  id: 'typescript',
+  extensions: ['.ts', '.mts', '.cts'],
+  interpreters: ['ts-node', 'tsx', 'deno', 'bun'],
+  strategy: 'syntax',
+  syntax: ecmascriptSyntax('tree-sitter-typescript.wasm'),
+};
+
+/** TSX (`.tsx`). */
+export const TSX: LanguageSpec = {
+  id: 'tsx',
+  extensions: ['.tsx'],
+  strategy: 'syntax',
+  syntax: ecmascriptSyntax('tree-sitter-tsx.wasm'),
+};
+
+/** JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`, `node` shebang). */
+export const JAVASCRIPT: LanguageSpec = {
+  id: 'javascript',
+  extensions: ['.js', '.jsx', '.mjs', '.cjs'],
+  interpreters: ['node', 'nodejs'],
+  strategy: 'syntax',
+  syntax: ecmascriptSyntax('tree-sitter-javascript.wasm'),
+};

@@ -1,0 +1,17 @@
+import type { ChunkKind } from '@monorag/shared';
+
+/** What a planned chunk is about; everything but its range. */
+export interface PieceMeta {
+  kind: ChunkKind;
+  symbol: string | null;
+  /** Enclosing scopes, outermost first. */
+  scopes: string[];
+  /** First line of the definition or the heading (trimmed, capped), or null. */
+  signature: string | null;
+}
+
+/** A planned chunk: rows `start..end`, 0-based inclusive, plus its meta. */
+export interface Piece extends PieceMeta {
+  start: number;
+  end: number;
+}

@@ -1,0 +1,182 @@
+import type { ChunkKind } from '@monorag/shared';
+import type { Node } from 'web-tree-sitter';
+import { toSignature } from './build-header.js';
+import { collectItems, type Item } from './collect-items.js';
+import type { SyntaxSpec } from './languages/language-spec.js';
+import type { Piece, PieceMeta } from './piece.js';
+import type { PlanContext } from './plan-context.js';
+import type { Definition } from './resolve-definition.js';
+import { WINDOW_META, windowPieces } from './window-pieces.js';
+
+/** Definitions nested deeper than this are kept whole (or windowed) instead of split further. */
+const MAX_DEPTH = 24;
+/** Longest skeleton signature (declaration line plus member names), in characters. */
+const MAX_SKELETON_SIGNATURE_CHARS = 160;
+/** A single statement or definition up to this many times the limit stays whole rather than windowed. */
+const WHOLE_STATEMENT_FACTOR = 4;
+
+/** An item holding a named definition; callbacks are module code that only splits like a function. */
+function isDefinition(item: Item): boolean {
+  return item.def !== null && item.def.kind !== 'callback';
+}
+
+function chunkKindOf(def: Definition, owner: Definition | null): ChunkKind {
+  switch (def.kind) {
+    case 'function':
+      return (owner !== null && owner.kind !== 'namespace' && owner.kind !== 'function') || def.ownerScopes.length > 0
+        ? 'method'
+        : 'function';
+    case 'namespace':
+    case 'object':
+    case 'callback':
+      return 'module';
+    default:
+      return def.kind;
+  }
+}
+
+/**
+ * Plans the chunks of a parsed file (see the package README for the rules):
+ * definitions with their comments and decorators; small neighbours grouped up to the limit;
+ * large classes as a skeleton plus member chunks; large functions split between top-level statements;
+ * a statement over the limit kept whole unless over 4x the limit, then windowed.
+ * @param root the tree's root node; walked only through definition bodies, with bounded depth
+ */
+export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Piece[] {
+  const out: Piece[] = [];
+  const max = ctx.maxTokens;
+  const small = Math.max(1, Math.floor(max / 4));
+
+  const signatureOf = (def: Definition): string => toSignature(ctx.lines.lines[def.signatureRow] ?? '');
+  const metaOf = (def: Definition, scopes: string[], owner: Definition | null): PieceMeta => ({
+    kind: chunkKindOf(def, owner),
+    symbol: def.kind === 'callback' ? null : def.name,
+    scopes: [...scopes, ...def.ownerScopes],
+    signature: signatureOf(def),
+  });
+  const tokensOf = (start: number, end: number, meta: PieceMeta): number => ctx.pieceTokens(start, end, meta.scopes, meta.signature);
+
+  /** One piece for rows start..end; windows when over the limit (or over 4x it when not `divisible`). */
+  const emitWhole = (start: number, end: number, meta: PieceMeta, divisible: boolean, windowMeta: PieceMeta = meta): void => {
+    const tokens = tokensOf(start, end, meta);
+    if (tokens <= max || (!divisible && tokens <= WHOLE_STATEMENT_FACTOR * max)) out.push({ ...meta, start, end });
+    else out.push(...windowPieces(ctx, start, end, windowMeta));
+  };
+
+  /** Meta of items that are not definitions: module code at top level, the owner's code inside a class. */
+  const codeMetaOf = (scopes: string[], owner: Definition | null): PieceMeta =>
+    owner === null
+      ? { kind: 'module', symbol: null, scopes, signature: null }
+      : { kind: chunkKindOf(owner, null), symbol: owner.name, scopes: scopes.slice(0, -1), signature: signatureOf(owner) };
+
+  const groupMetaOf = (group: readonly Item[], scopes: string[], owner: Definition | null): PieceMeta => {
+    const defs = group.filter((item) => isDefinition(item));
+    const first = defs[0]?.def;
+    if (!first) return codeMetaOf(scopes, owner);
+    if (defs.length === 1) return metaOf(first, scopes, owner);
+    return { kind: 'module', symbol: first.name, scopes, signature: signatureOf(first) };
+  };
+
+  function planItems(items: readonly Item[], scopes: string[], owner: Definition | null, depth: number): void {
+    let group: Item[] = [];
+    const flush = (): void => {
+      const first = group[0];
+      const last = group[group.length - 1];
+      if (first && last) out.push({ ...groupMetaOf(group, scopes, owner), start: first.start, end: last.end });
+      group = [];
+    };
+    for (const item of items) {
+      const meta = item.def ? metaOf(item.def, scopes, owner) : codeMetaOf(scopes, owner);
+      const tokens = tokensOf(item.start, item.end, meta);
+      if (tokens > max) {
+        flush();
+        if (item.def) planDefinition(item, item.def, meta, depth);
+        else emitWhole(item.start, item.end, meta, false, owner === null ? { ...WINDOW_META, scopes } : meta);
+      } else if (isDefinition(item) && tokens >= small) {
+        flush();
+        out.push({ ...meta, start: item.start, end: item.end });
+      } else {
+        const first = group[0];
+        if (first) {
+          const candidate = [...group, item];
+          if (tokensOf(first.start, item.end, groupMetaOf(candidate, scopes, owner)) > max) flush();
+        }
+        group.push(item);
+      }
+    }
+    flush();
+  }
+
+  function planDefinition(item: Item, def: Definition, meta: PieceMeta, depth: number): void {
+    const bodyItems = def.body && depth < MAX_DEPTH ? collectItems(def.body.namedChildren, spec) : [];
+    const inside = bodyItems.filter((body) => body.start >= item.start && body.end <= item.end);
+    if (inside.length === 0 || def.bodyKind === null) {
+      emitWhole(item.start, item.end, meta, false);
+      return;
+    }
+    const before = out.length;
+    const innerScopes = def.kind === 'callback' ? meta.scopes : [...meta.scopes, def.name];
+    if (def.bodyKind === 'statements') planStatements(item, meta, inside, innerScopes, depth);
+    else planMembers(item, def, meta, inside, innerScopes, depth);
+    // The closing rows (`}`) join the last chunk of the definition when they are few; else they are code of their own.
+    const last = out[out.length - 1];
+    if (out.length > before && last && last.end < item.end) {
+      if (tokensOf(last.start, item.end, last) <= max || ctx.lines.tokens(last.end + 1, item.end) <= small / 4) last.end = item.end;
+      else emitWhole(last.end + 1, item.end, meta, true);
+    }
+  }
+
+  function planMembers(item: Item, def: Definition, meta: PieceMeta, members: Item[], innerScopes: string[], depth: number): void {
+    const first = members[0] as Item;
+    let next = 0;
+    if (first.start <= item.start) {
+      first.start = item.start;
+    } else {
+      const names = [...new Set(members.flatMap((member) => (member.def && isDefinition(member) ? [member.def.name] : [])))];
+      let signature = meta.signature ?? '';
+      if (names.length > 0) signature = `${signature} [members: ${names.join(', ')}]`;
+      if (signature.length > MAX_SKELETON_SIGNATURE_CHARS) signature = signature.slice(0, MAX_SKELETON_SIGNATURE_CHARS - 1) + '…';
+      const skeleton: PieceMeta = { ...meta, signature };
+      let end = first.start - 1;
+      while (next < members.length) {
+        const member = members[next] as Item;
+        if (isDefinition(member) || tokensOf(item.start, member.end, skeleton) > max) break;
+        end = member.end;
+        next++;
+      }
+      emitWhole(item.start, end, skeleton, true);
+    }
+    planItems(members.slice(next), innerScopes, def, depth + 1);
+  }
+
+  function planStatements(item: Item, meta: PieceMeta, statements: Item[], innerScopes: string[], depth: number): void {
+    let partStart = item.start;
+    let partEnd = (statements[0] as Item).start - 1;
+    const flushPart = (): void => {
+      if (partEnd >= partStart) emitWhole(partStart, partEnd, meta, false);
+    };
+    for (const statement of statements) {
+      const tokens = tokensOf(statement.start, statement.end, meta);
+      if (tokens > max) {
+        flushPart();
+        if (statement.def?.body) {
+          planDefinition(statement, statement.def, metaOf(statement.def, innerScopes, null), depth + 1);
+        } else {
+          emitWhole(statement.start, statement.end, meta, false);
+        }
+        partStart = statement.end + 1;
+        partEnd = statement.end;
+      } else if (partEnd >= partStart && tokensOf(partStart, statement.end, meta) > max) {
+        flushPart();
+        partStart = statement.start;
+        partEnd = statement.end;
+      } else {
+        partEnd = statement.end;
+      }
+    }
+    flushPart();
+  }
+
+  planItems(collectItems(root.namedChildren, spec), [], null, 0);
+  return out;
+}

@@ -27,15 +27,20 @@
  */
 export function codeTerms(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.normalize('NFC').matchAll(TOKEN)) {
-    const [token] = match;
-    if (match.groups?.kebab !== undefined) {
-      for (const word of token.split('-')) pushIdentifier(word, out);
-      pushTerm(token.toLowerCase(), out);
-    } else if (match.groups?.identifier !== undefined) {
-      pushIdentifier(token, out);
+  const memo = new Map<string, readonly string[]>();
+  const ascii = !NON_ASCII.test(text);
+  const token = ascii ? ASCII_TOKEN : TOKEN;
+  const source = ascii ? text : text.normalize('NFC');
+  token.lastIndex = 0;
+  for (let match = token.exec(source); match !== null; match = token.exec(source)) {
+    const [word] = match;
+    if (DIGIT_START.test(word)) {
+      pushTerm(word.toLowerCase(), out);
+    } else if (word.includes('-')) {
+      for (const part of word.split('-')) out.push(...identifierTerms(part, memo));
+      pushTerm(word.toLowerCase(), out);
     } else {
-      pushTerm(token.toLowerCase(), out);
+      out.push(...identifierTerms(word, memo));
     }
   }
   return out;
@@ -47,8 +52,15 @@ export const MIN_TERM_LENGTH = 2;
 /** Longest term kept, in characters. */
 export const MAX_TERM_LENGTH = 64;
 
-const TOKEN =
-  /(?<kebab>\p{L}[\p{L}\p{M}\p{N}]*(?:-\p{L}[\p{L}\p{M}\p{N}]*)+)|(?<identifier>[\p{L}_$][\p{L}\p{M}\p{N}_$]*)|\p{N}[\p{L}\p{M}\p{N}_]*/gu;
+/** Kebab word | identifier | number (rule 1). The kind is told apart by the first char and `-`. */
+const TOKEN = /\p{L}[\p{L}\p{M}\p{N}]*(?:-\p{L}[\p{L}\p{M}\p{N}]*)+|[\p{L}_$][\p{L}\p{M}\p{N}_$]*|\p{N}[\p{L}\p{M}\p{N}_]*/gu;
+
+/** {@link TOKEN} for ASCII-only text, about twice as fast; gives the same tokens on such text. */
+const ASCII_TOKEN = /[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+|[A-Za-z_$][A-Za-z0-9_$]*|[0-9][A-Za-z0-9_]*/g;
+
+/** Any character beyond U+007F (the ASCII fast path does not apply). */
+const NON_ASCII = /\P{ASCII}/u;
+const DIGIT_START = /^\p{N}/u;
 
 /**
  * Parts of one `_`/`$`-free segment: acronym runs (`HTTP` before `Header`), capitalised or lower
@@ -56,16 +68,26 @@ const TOKEN =
  */
 const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Nd}+|[^\p{Lu}\p{Ll}\p{M}\p{Nd}]+/gu;
 
-function pushIdentifier(identifier: string, out: string[]): void {
+/** Terms of one identifier (rule 2), memoised per call: code repeats its identifiers a lot. */
+function identifierTerms(identifier: string, memo: Map<string, readonly string[]>): readonly string[] {
+  const known = memo.get(identifier);
+  if (known !== undefined) return known;
+  const terms: string[] = [];
   const whole = identifier.toLowerCase();
-  pushTerm(whole, out);
-  const parts = identifier
-    .split(/[_$]+/)
-    .flatMap((segment) => segment.match(PART) ?? [])
-    .map((part) => part.toLowerCase());
-  if (parts.length === 1 && parts[0] === whole) return;
-  for (const part of parts) pushTerm(part, out);
+  pushTerm(whole, terms);
+  if (!PLAIN_WORD.test(identifier)) {
+    const parts = identifier
+      .split(/[_$]+/)
+      .flatMap((segment) => segment.match(PART) ?? [])
+      .map((part) => part.toLowerCase());
+    if (parts.length !== 1 || parts[0] !== whole) for (const part of parts) pushTerm(part, terms);
+  }
+  memo.set(identifier, terms);
+  return terms;
 }
+
+/** An identifier that is its own single part (`parse`, `Parse`, `HTTP`): no splitting needed. */
+const PLAIN_WORD = /^(?:[A-Z]?[a-z]+|[A-Z]+)$/;
 
 function pushTerm(term: string, out: string[]): void {
   if (term.length >= MIN_TERM_LENGTH && term.length <= MAX_TERM_LENGTH) out.push(term);

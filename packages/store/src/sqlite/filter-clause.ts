@@ -9,8 +9,8 @@ export interface FilterClause {
 
 /**
  * Translates a {@link SearchFilter} into conditions on the `path` and `language` columns of `table`
- * (an alias or table name: the chunks table, or the vec0 table whose metadata columns have the same
- * names). Empty filters give an empty clause. Path prefixes follow {@link prefixRange}.
+ * (an alias of the chunks table; both columns are indexed). Empty filters give an empty clause.
+ * Path prefixes follow {@link prefixRange}.
  */
 export function filterClause(table: string, filter: SearchFilter | undefined): FilterClause {
   let sql = '';

@@ -66,7 +66,7 @@ export function resolveIdentity(
       put.run(KEYS.dim, String(requested.dim));
       put.run(KEYS.chunkerVersion, requested.chunkerVersion);
       db.exec(
-        `CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${requested.dim}] distance_metric=cosine, path text, language text)`,
+        `CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${requested.dim}] distance_metric=cosine)`,
       );
       logger?.info({ file, identity: requested }, 'store identity recorded');
       return { ...requested };

@@ -48,12 +48,12 @@ export function writeFileRows(db: Database.Database, file: FileRecord, chunks: C
   const insertChunk = db.prepare(`
     INSERT INTO chunks (id, path, language, start_line, end_line, kind, symbol, scopes, header, content, content_hash)
     VALUES (@id, @path, @language, @startLine, @endLine, @kind, @symbol, @scopes, @header, @content, @contentHash)`);
-  const insertVector = db.prepare('INSERT INTO chunks_vec (rowid, embedding, path, language) VALUES (?, ?, ?, ?)');
+  const insertVector = db.prepare('INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)');
   const insertFts = db.prepare('INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES (?, ?, ?, ?)');
   chunks.forEach((chunk, i) => {
     const { lastInsertRowid } = insertChunk.run({ ...chunk, scopes: JSON.stringify(chunk.scopes) });
     const rowid = BigInt(lastInsertRowid);
-    insertVector.run(rowid, encodeVector(vectors[i] as Float32Array), chunk.path, chunk.language);
+    insertVector.run(rowid, encodeVector(vectors[i] as Float32Array));
     const fts = ftsColumns(chunk);
     insertFts.run(rowid, fts.symbol, fts.path, fts.body);
   });

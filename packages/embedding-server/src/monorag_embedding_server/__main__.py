@@ -2,7 +2,7 @@
 
 Run it with the working directory set to `packages/embedding-server/src` (or with the package
 installed). Logs go to stderr. Exit status 2 on bad arguments, 3 when a required Python package
-is missing, 1 when the server fails.
+is missing or the model fails to load, 1 when the server fails otherwise.
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         host=args.host,
         port=args.port,
         log_config=uvicorn_log_config(level),
+        lifespan="on",  # a model that fails to load must stop the process, not be skipped
         # Longer than Node's keep-alive (5 s), so the client never reuses a socket the server just closed.
         timeout_keep_alive=30,
     )

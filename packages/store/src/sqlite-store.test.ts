@@ -132,6 +132,15 @@ describe('openSqliteStore', () => {
     await expect(open(CONTRACT_IDENTITY)).rejects.toThrow(/newer than this monorag supports/);
   });
 
+  it('rejects limits that are not integers from 0 to the maximum', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    for (const limit of [-1, 1.5, 4097]) {
+      await expect(store.searchDense(deterministicVector(1, 4), { limit })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    }
+    await expect(store.searchLexical('x', { limit: -1 })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    expect(await store.searchDense(deterministicVector(1, 4), { limit: 4096 })).toEqual([]);
+  });
+
   it('reserves identity.* metadata keys', async () => {
     const store = await open(CONTRACT_IDENTITY);
     await expect(store.setMeta('identity.model', 'x')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });

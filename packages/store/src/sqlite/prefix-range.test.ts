@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { prefixRange } from './prefix-range.js';
+
+describe('prefixRange', () => {
+  it('increments the last code point', () => {
+    expect(prefixRange('lib/')).toEqual({ low: 'lib/', high: 'lib0' });
+    expect(prefixRange('lib_%')).toEqual({ low: 'lib_%', high: 'lib_&' });
+    expect(prefixRange('é')).toEqual({ low: 'é', high: 'ê' });
+  });
+
+  it('skips the surrogate range and drops trailing U+10FFFF', () => {
+    expect(prefixRange('a\ud7ff')).toEqual({ low: 'a\ud7ff', high: 'a\ue000' });
+    expect(prefixRange('a\u{10ffff}')).toEqual({ low: 'a\u{10ffff}', high: 'b' });
+  });
+
+  it('matches everything for the empty prefix', () => {
+    expect(prefixRange('')).toBeUndefined();
+    expect(prefixRange('\u{10ffff}')).toBeUndefined();
+  });
+});

@@ -21,7 +21,7 @@ const SETUP_HINT = 'Run `bash scripts/setup.sh` to create the embedding server v
 export interface ManagedEmbedderOptions {
   /** monorag data directory; holds `embedder.json`, `embedder.log` and `embedder.lock`. Created if missing. */
   dataDir: string;
-  /** Python interpreter; default `<serverDir>/.venv/bin/python` when it exists, else `python3` from PATH. */
+  /** Python interpreter (a path, relative to the current directory, or a command on PATH); default `<serverDir>/.venv/bin/python` when it exists, else `python3`. */
   python?: string;
   /** The `packages/embedding-server` directory; default resolved relative to this module. */
   serverDir?: string;
@@ -82,7 +82,8 @@ async function launch(options: ManagedEmbedderOptions, logger: Logger | undefine
       `The embedding server sources were not found in ${cwd}; pass serverDir pointing at packages/embedding-server.`,
     );
   }
-  const python = options.python ?? defaultPython(serverDir);
+  // A path is made absolute here: the child runs in `<serverDir>/src`, where a relative one would not resolve.
+  const python = options.python?.includes('/') ? path.resolve(options.python) : (options.python ?? defaultPython(serverDir));
   if (python.includes('/') && !existsSync(python)) {
     throw new MonoragError(ErrorCode.EMBEDDER_UNAVAILABLE, `The Python interpreter ${python} does not exist. ${SETUP_HINT}`);
   }

@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import type { Chunk } from '@monorag/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Chunker } from './chunker.js';
+import { createChunker } from './create-chunker.js';
+import { CHUNKER_VERSION } from './version.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8');
+
+/** [startLine, endLine, kind, symbol, scopes joined by ' > '] */
+type Row = [number, number, Chunk['kind'], string | null, string];
+const rows = (chunks: Chunk[]): Row[] => chunks.map((c) => [c.startLine, c.endLine, c.kind, c.symbol, c.scopes.join(' > ')]);
+
+let chunker: Chunker;
+let small: Chunker;
+beforeAll(async () => {
+  chunker = await createChunker();
+  small = await createChunker({ maxTokens: 64 });
+});
+
+describe('createChunker: TypeScript', () => {
+  it('keeps a documented exported function whole with its JSDoc, and groups module code', () => {
+    const chunks = chunker.chunk('src/config.ts', fixture('documented-function.ts'));
+    expect(rows(chunks)).toEqual([
+      [1, 4, 'module', null, ''],
+      [6, 19, 'function', 'readConfig', ''],
+      [21, 23, 'function', 'isFile', ''],
+    ]);
+    const readConfig = chunks[1] as Chunk;
+    expect(readConfig.content.startsWith('/**\n * Reads a configuration file')).toBe(true);
+    expect(readConfig.header).toBe(
+      'src/config.ts\nexport async function readConfig(path: string, encoding: BufferEncoding = DEFAULT_ENCODING): Promise<unknown> {',
+    );
+    expect(readConfig.language).toBe('typescript');
+  });
+
+  it('keeps a decorated class that fits as one class chunk, and splits it into members when it does not', () => {
+    const text = fixture('decorated-class.ts');
+    expect(rows(chunker.chunk('src/card.ts', text))).toEqual([
+      [1, 1, 'module', null, ''],
+      [3, 25, 'class', 'UserCard', ''],
+    ]);
+    const chunks = chunkerWith(100).chunk('src/card.ts', text);
+    expect(rows(chunks)).toEqual([
+      [1, 1, 'module', null, ''],
+      [3, 10, 'class', 'UserCard', ''],
+      [12, 16, 'method', 'toggle', 'UserCard'],
+      [18, 22, 'method', 'onClick', 'UserCard'],
+      [24, 25, 'class', 'UserCard', ''],
+    ]);
+    expect((chunks[1] as Chunk).header).toBe('src/card.ts\nexport class UserCard { [members: toggle, onClick]');
+    expect((chunks[2] as Chunk).content.split('\n')[0]).toBe('  // Toggles the expanded state.');
+    expect((chunks[3] as Chunk).content.split('\n')[0]).toBe("  @HostListener('click', ['$event'])");
+  });
+
+  it('chunks an interface, a type alias and an enum by kind', () => {
+    expect(rows(chunker.chunk('src/types.ts', fixture('types.ts')))).toEqual([
+      [1, 11, 'interface', 'SearchOptions', ''],
+      [13, 20, 'type', 'SearchHit', ''],
+      [22, 25, 'enum', 'Mode', ''],
+    ]);
+  });
+
+  it('attaches overload signatures to their implementation', () => {
+    const chunks = chunker.chunk('src/size.ts', fixture('overloads.ts'));
+    expect(rows(chunks)).toEqual([[1, 10, 'function', 'parseSize', '']]);
+    expect((chunks[0] as Chunk).header).toBe('src/size.ts\nexport function parseSize(value: string): number;');
+  });
+
+  it('splits a class too large for one chunk into a skeleton and member chunks', () => {
+    const chunks = chunkerWith(100).chunk('src/client.ts', fixture('large-class.ts'));
+    expect(rows(chunks)).toEqual([
+      [1, 1, 'module', null, ''],
+      [3, 6, 'class', 'Client', ''],
+      [8, 11, 'method', 'constructor', 'Client'],
+      [13, 15, 'method', 'request', 'Client'],
+      [16, 25, 'method', 'request', 'Client'],
+      [26, 27, 'method', 'request', 'Client'],
+      [29, 31, 'method', 'get', 'Client'],
+      [33, 36, 'method', 'post', 'Client'],
+    ]);
+    expect((chunks[4] as Chunk).header).toBe(
+      'src/client.ts\nClient\nasync request(path: string, init: RequestInit = {}): Promise<Response> {',
+    );
+  });
+
+  it('never cuts a statement: a long SQL template string stays in one chunk', () => {
+    const chunks = chunker.chunk('src/report.ts', fixture('sql-query.ts'));
+    expect(rows(chunks)).toEqual([
+      [1, 2, 'function', 'monthlyReport', ''],
+      [3, 19, 'function', 'monthlyReport', ''],
+      [20, 21, 'function', 'monthlyReport', ''],
+    ]);
+  });
+
+  it('still chunks a file with a syntax error', () => {
+    const chunks = chunker.chunk('src/broken.ts', fixture('syntax-error.ts'));
+    expect(rows(chunks)).toEqual([[1, 9, 'module', 'ok', '']]);
+    expect(rows(small.chunk('src/broken.ts', fixture('syntax-error.ts')))).toEqual([
+      [1, 3, 'function', 'ok', ''],
+      [5, 7, 'function', 'broken', ''],
+      [9, 9, 'module', null, ''],
+    ]);
+  });
+});
+
+describe('createChunker: JavaScript and TSX', () => {
+  it('names CommonJS exports, prototype methods and object-literal methods', () => {
+    const text = fixture('commonjs.js');
+    expect(rows(chunker.chunk('lib/router.js', text))).toEqual([
+      [1, 3, 'module', null, ''],
+      [5, 11, 'function', 'joinRoute', ''],
+      [13, 17, 'function', 'Router', ''],
+      [19, 23, 'method', 'add', 'Router'],
+      [25, 28, 'method', 'match', 'Router'],
+      [30, 39, 'module', 'handlers', ''],
+      [41, 42, 'module', null, ''],
+    ]);
+    expect(rows(chunkerWith(80).chunk('lib/router.js', text)).slice(-5)).toEqual([
+      [30, 30, 'module', 'handlers', ''],
+      [31, 34, 'method', 'notFound', 'handlers'],
+      [35, 36, 'method', 'error', 'handlers'],
+      [37, 39, 'method', 'error', 'handlers'],
+      [41, 42, 'module', null, ''],
+    ]);
+  });
+
+  it('chunks a React component and an arrow-function component', () => {
+    const chunks = chunker.chunk('web/Counter.tsx', fixture('component.tsx'));
+    expect(rows(chunks)).toEqual([
+      [1, 6, 'interface', 'CounterProps', ''],
+      [8, 17, 'function', 'Counter', ''],
+      [19, 19, 'function', 'Badge', ''],
+    ]);
+    expect((chunks[1] as Chunk).language).toBe('tsx');
+  });
+});
+
+describe('createChunker: Python', () => {
+  it('keeps decorators, comments and docstrings with their definitions; nests scopes', () => {
+    const chunks = chunker.chunk('app/service.py', fixture('service.py'));
+    expect(rows(chunks)).toEqual([
+      [1, 5, 'module', null, ''],
+      [8, 21, 'function', 'load_settings', ''],
+      [24, 27, 'class', 'Repository', ''],
+      [29, 32, 'method', '__init__', 'Repository'],
+      [34, 37, 'method', 'add', 'Repository'],
+      [39, 45, 'class', 'Cursor', 'Repository'],
+    ]);
+    expect((chunks[1] as Chunk).content.split('\n').slice(0, 3)).toEqual([
+      '# Caches results for the process lifetime.',
+      '@functools.lru_cache(maxsize=128)',
+      '@staticmethod',
+    ]);
+    expect((chunks[1] as Chunk).header).toBe('app/service.py\ndef load_settings(path: str) -> dict:');
+    expect((chunks[5] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
+  });
+
+  it('splits a nested class into its own members when small chunks are asked for', () => {
+    expect(rows(small.chunk('app/service.py', fixture('service.py'))).slice(-3)).toEqual([
+      [39, 40, 'class', 'Cursor', 'Repository'],
+      [42, 42, 'method', '__init__', 'Repository > Cursor'],
+      [43, 45, 'method', '__init__', 'Repository > Cursor'],
+    ]);
+  });
+});
+
+describe('createChunker: Markdown and windows', () => {
+  it('chunks Markdown by heading sections, ignoring # inside fenced code', () => {
+    const chunks = chunker.chunk('docs/guide.md', fixture('guide.md'));
+    expect(rows(chunks)).toEqual([
+      [1, 3, 'section', 'Monorag', ''],
+      [5, 12, 'section', 'Install', 'Monorag'],
+      [14, 18, 'section', 'Index', 'Monorag > Usage'],
+      [20, 21, 'section', 'Search', 'Monorag > Usage'],
+      [23, 26, 'section', 'Setext title', ''],
+    ]);
+    expect((chunks[2] as Chunk).header).toBe('docs/guide.md\nMonorag > Usage\n### Index');
+  });
+
+  it('splits a large section into windows at blank lines', () => {
+    const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.';
+    const text = ['# Big', '', ...Array.from({ length: 6 }, () => [paragraph, paragraph, '']).flat()].join('\n');
+    expect(rows(small.chunk('BIG.md', text))).toEqual([
+      [1, 4, 'section', 'Big', ''],
+      [6, 7, 'section', 'Big', ''],
+      [9, 10, 'section', 'Big', ''],
+      [12, 13, 'section', 'Big', ''],
+      [15, 16, 'section', 'Big', ''],
+      [18, 19, 'section', 'Big', ''],
+    ]);
+  });
+
+  it('chunks unknown text by line windows, preferring blank lines', () => {
+    expect(rows(chunker.chunk('notes.txt', fixture('notes.txt')))).toEqual([[1, 10, 'window', null, '']]);
+    expect(rows(chunkerWith(20).chunk('notes.txt', fixture('notes.txt')))).toEqual([
+      [1, 1, 'window', null, ''],
+      [3, 5, 'window', null, ''],
+      [6, 7, 'window', null, ''],
+      [9, 10, 'window', null, ''],
+    ]);
+  });
+
+  it('gives [] for empty and blank files', () => {
+    expect(chunker.chunk('a.ts', '')).toEqual([]);
+    expect(chunker.chunk('a.py', '\n\n   \n\t\n')).toEqual([]);
+    expect(chunker.chunk('a.md', '\n\n')).toEqual([]);
+  });
+});
+
+describe('createChunker: contract', () => {
+  it('reports its version and languages', () => {
+    expect(chunker.version).toBe(CHUNKER_VERSION);
+    expect(chunker.languageOf('x/y.py', '')).toBe('python');
+  });
+
+  it('computes ids and hashes from the documented fields', async () => {
+    const { sha256 } = await import('@monorag/shared');
+    const [chunk] = chunker.chunk('src/size.ts', fixture('overloads.ts'));
+    expect(chunk?.contentHash).toBe(sha256(`${chunk?.header}\n${chunk?.content}`));
+    expect(chunk?.id).toBe(sha256(`src/size.ts:1:10:${chunk?.contentHash}`).slice(0, 32));
+  });
+
+  it('rejects a bad maxTokens', async () => {
+    await expect(createChunker({ maxTokens: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+const byLimit = new Map<number, Chunker>();
+beforeAll(async () => {
+  for (const limit of [20, 80, 100]) byLimit.set(limit, await createChunker({ maxTokens: limit }));
+});
+function chunkerWith(limit: number): Chunker {
+  const found = byLimit.get(limit);
+  if (!found) throw new Error(`no chunker with maxTokens ${limit}`);
+  return found;
+}

@@ -105,8 +105,9 @@ export function createHttpEmbedder({
         const failure = classifyFailure(error);
         if (!failure) throw error;
         if (!failure.retryable) {
+          // A 4xx is the request's fault, not the server's: INVALID_ARGUMENT, so callers do not restart the server for it.
           throw new MonoragError(
-            ErrorCode.EMBEDDER_UNAVAILABLE,
+            ErrorCode.INVALID_ARGUMENT,
             `The embedding server at ${base} rejected ${what} (${failure.reason}).`,
             { cause: error },
           );

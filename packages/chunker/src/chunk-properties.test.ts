@@ -8,7 +8,11 @@ import { estimateTokens } from './estimate-tokens.js';
 const fixturesDir = new URL('../test/fixtures/', import.meta.url);
 const srcDir = new URL('./', import.meta.url);
 const corpus: [string, string][] = [
-  ...readdirSync(fixturesDir).map((name): [string, string] => [`fixtures/${name}`, readFileSync(new URL(name, fixturesDir), 'utf8')]),
+  // Code fixtures are stored as `<name>.txt`; chunk them under their real extension.
+  ...readdirSync(fixturesDir).map((name): [string, string] => [
+    `fixtures/${name.replace(/\.(ts|tsx|js|py)\.txt$/, '.$1')}`,
+    readFileSync(new URL(name, fixturesDir), 'utf8'),
+  ]),
   ...readdirSync(srcDir)
     .filter((name) => name.endsWith('.ts'))
     .map((name): [string, string] => [`src/${name}`, readFileSync(new URL(name, srcDir), 'utf8')]),

@@ -2,9 +2,17 @@ import type { Chunk } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 
-/** The text embedded for a chunk: its context header, a newline, then its content. */
+/**
+ * Most characters of a chunk sent to the embedder. The model reads at most its maximum sequence
+ * length (256 word pieces for all-MiniLM-L6-v2, about 1,000-1,500 characters of code) and drops the
+ * rest, so a longer text only costs transfer and tokenizer time. 4,000 leaves a wide margin.
+ */
+export const MAX_EMBEDDING_CHARS = 4000;
+
+/** The text embedded for a chunk: its context header, a newline, then its content, cut at {@link MAX_EMBEDDING_CHARS}. */
 export function embeddingText(chunk: Chunk): string {
-  return `${chunk.header}\n${chunk.content}`;
+  const text = `${chunk.header}\n${chunk.content}`;
+  return text.length > MAX_EMBEDDING_CHARS ? text.slice(0, MAX_EMBEDDING_CHARS) : text;
 }
 
 /** Counts of {@link embedChunks}. */

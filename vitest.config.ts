@@ -5,7 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['monorag-source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'eval/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'eval/.corpora/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

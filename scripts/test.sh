@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "== typecheck" >&2
 pnpm exec tsc -b
+pnpm exec tsc -p packages/e2e
 echo "== lint" >&2
 pnpm exec eslint .
 echo "== python tests" >&2

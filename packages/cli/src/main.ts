@@ -8,7 +8,7 @@ import { createProgram } from './program.js';
  * @returns the process exit code.
  */
 export async function main(argv: string[]): Promise<number> {
-  const program = createProgram().exitOverride();
+  const program = createProgram();
   try {
     await program.parseAsync(argv);
     return 0;

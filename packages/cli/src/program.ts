@@ -12,7 +12,9 @@ export function createProgram(): Command {
   const program = new Command('monorag')
     .description('Codebase intelligence: index a repository and search it, from the terminal or over MCP.')
     .version(CLI_VERSION)
-    .showHelpAfterError('(run "monorag --help" for usage)');
+    .showHelpAfterError('(run "monorag --help" for usage)')
+    // Set before the subcommands are added, so they inherit it: errors reach main() instead of process.exit.
+    .exitOverride();
 
   program
     .command('index')

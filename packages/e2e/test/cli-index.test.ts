@@ -66,14 +66,16 @@ describe('monorag index is incremental', () => {
     expect((await lexical(repo, 'parse_ini sections')).map((r) => r.path)).not.toContain('tools/ini.py');
   });
 
-  it('re-embeds nothing when a file is renamed (embedding cache by content hash)', async () => {
+  it('moves a renamed file: the new path is indexed, the old path is gone, no other file re-embedded', async () => {
     const repo = makeFixtureRepo();
-    await index(repo);
+    const before = await index(repo);
     mkdirSync(path.join(repo, 'lib'));
     writeFileSync(path.join(repo, 'lib/cache.ts'), FIXTURE_FILES['src/lru.ts']!);
     rmSync(path.join(repo, 'src/lru.ts'));
     const report = await index(repo);
-    expect(report).toMatchObject({ added: 1, deleted: 1, chunksEmbedded: 0 });
+    // The context header embedded with each chunk names the path, so the moved file's chunks are embedded anew.
+    expect(report).toMatchObject({ files: 5, added: 1, deleted: 1, unchanged: 4, totalChunks: before.totalChunks });
+    expect(report.chunksEmbedded).toBe(report.chunksWritten);
     expect((await lexical(repo, 'LruCache')).map((r) => r.path)).toEqual(expect.arrayContaining(['lib/cache.ts']));
     expect((await lexical(repo, 'LruCache')).map((r) => r.path)).not.toContain('src/lru.ts');
   });

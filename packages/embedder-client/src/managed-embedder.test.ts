@@ -85,7 +85,7 @@ describe('startManagedEmbedder with the real model', () => {
     const error = await createHttpEmbedder({ url: servers[0]!.url })
       .embed(['x'.repeat(20_001)])
       .catch((e: unknown) => e);
-    expect(isMonoragError(error, ErrorCode.EMBEDDER_UNAVAILABLE)).toBe(true);
+    expect(isMonoragError(error, ErrorCode.INVALID_ARGUMENT)).toBe(true);
     expect((error as Error).message).toContain('over the limit of 20000 characters');
   });
 

@@ -1,4 +1,5 @@
-import { appendFileSync, chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
@@ -109,12 +110,20 @@ describe('monorag index and search handle bad input', () => {
     expect(milk[0]!.endLine).toBe(5);
   });
 
-  it.skipIf(process.getuid?.() === 0)('skips an unreadable file and indexes the rest', async () => {
+  it('skips an unreadable file, says why, and indexes the rest', async () => {
+    // root reads any file, so as root the CLI runs as the unprivileged user `nobody` for this test.
+    const asRoot = process.getuid?.() === 0;
     const repo = makeFixtureRepo();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'monorag-unreadable-data-'));
+    chmodSync(dataDir, 0o777);
+    chmodSync(repo, 0o755);
+    for (const dir of ['src', 'tools']) chmodSync(path.join(repo, dir), 0o755);
     chmodSync(path.join(repo, 'src/slug.ts'), 0o000);
-    const report = await index(repo);
+    const run = await runCli(['index', repo, '--json', '--data-dir', dataDir], env, asRoot ? { uid: 65534, gid: 65534 } : {});
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
     expect(report.files).toBe(4);
-    expect(report.skipped).toContainEqual(expect.objectContaining({ path: 'src/slug.ts', reason: 'unreadable' }));
+    expect(report.skipped).toContainEqual({ path: 'src/slug.ts', reason: 'unreadable', detail: 'EACCES' });
   });
 
   it('refuses an empty query and a 100 KB query, naming the argument', async () => {

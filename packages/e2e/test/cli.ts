@@ -20,11 +20,25 @@ export interface CliRun {
   stderr: string;
 }
 
+/** Options of {@link runCli}. */
+export interface RunCliOptions {
+  cwd?: string;
+  /** Run as this user and group id (e.g. an unprivileged user, so that file permissions apply). */
+  uid?: number;
+  gid?: number;
+}
+
 /** Runs `monorag <args>` to completion with extra environment variables. */
-export function runCli(args: string[], env: Record<string, string> = {}, cwd = REPO_ROOT): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string> = {}, { cwd = REPO_ROOT, uid, gid }: RunCliOptions = {}): Promise<CliRun> {
   const { command, args: full } = cliCommand(args);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, full, { cwd, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, full, {
+      cwd,
+      env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(uid !== undefined ? { uid } : {}),
+      ...(gid !== undefined ? { gid } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,4 +1,4 @@
-"""Shared fixtures: the app with the fake model, and one real model per test module that asks for it."""
+"""Shared fixtures: the app with the fake model."""
 
 from __future__ import annotations
 

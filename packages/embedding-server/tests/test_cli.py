@@ -1,20 +1,16 @@
 """The real command line, as the TypeScript side launches it: cwd = src, `python -m`."""
 
-import socket
+import json
+import os
+import signal
 import subprocess
 import sys
+import threading
 import time
-from pathlib import Path
 
 import httpx
 
-SRC = Path(__file__).resolve().parent.parent / "src"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from helpers import SRC, free_port, metric, start_server
 
 
 def test_serves_then_exits_by_itself_when_idle():
@@ -37,4 +33,35 @@ def test_serves_then_exits_by_itself_when_idle():
         child.kill()
     assert child.returncode == 0
     assert out == "", "stdout must stay unused"
-    assert "shutting down" in err
+    records = [json.loads(line) for line in err.splitlines() if line.strip()]
+    assert {"time", "level", "logger", "msg"} <= set(records[0])
+    assert any(r["msg"] == "ready" and r["model"] == "fake-hash-embedder-py" for r in records)
+    assert any("shutting down" in r["msg"] for r in records)
+
+
+def test_sigterm_finishes_the_request_in_flight_then_exits():
+    port = free_port()
+    env = {**os.environ, "EMBEDDING_FAKE_DELAY_MS": "1500", "EMBEDDING_WARMUP": "false"}
+    child = start_server(port, env=env)
+    url = f"http://127.0.0.1:{port}"
+    answers = []
+    try:
+        sender = threading.Thread(
+            target=lambda: answers.append(httpx.post(f"{url}/embed", json={"texts": ["in flight"]}, timeout=30))
+        )
+        sender.start()
+        deadline = time.monotonic() + 20
+        while metric(httpx.get(f"{url}/metrics").text, "embedding_in_flight_requests") < 2:  # the embed + this scrape
+            assert time.monotonic() < deadline, "the request never arrived"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGTERM)
+        sender.join(timeout=30)
+        _, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    # uvicorn re-raises the signal once its clean shutdown is done, so the process ends "by SIGTERM".
+    assert child.returncode == -signal.SIGTERM, err
+    assert len(answers) == 1
+    assert answers[0].status_code == 200
+    assert len(answers[0].json()["embeddings"]) == 1
+    assert "every queued request was answered" in err

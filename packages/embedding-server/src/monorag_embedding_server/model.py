@@ -29,10 +29,16 @@ class EmbeddingModel(ABC):
     model_id: str
     dim: int
     max_seq_length: int
+    device: str = "cpu"
 
     @abstractmethod
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Returns a float32 array of shape (len(texts), dim), one unit-norm row per text, in order."""
+
+    @abstractmethod
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Word pieces per text, special tokens included and without truncation. A count over
+        `max_seq_length` means the model saw only the first `max_seq_length` of them."""
 
     def close(self) -> None:
         """Releases the model's memory; the default does nothing."""
@@ -50,6 +56,7 @@ class SentenceTransformerModel(EmbeddingModel):
         device = settings.device
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
         path = settings.resolved_model_path()
         if not path.is_dir():
             raise RuntimeError(
@@ -86,6 +93,10 @@ class SentenceTransformerModel(EmbeddingModel):
         )
         return np.asarray(vectors, dtype=np.float32)
 
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        encoded = self._model.tokenizer(list(texts), add_special_tokens=True, truncation=False, verbose=False)
+        return [len(ids) for ids in encoded["input_ids"]]
+
     def close(self) -> None:
         del self._model
 
@@ -105,18 +116,33 @@ def _tokens(text: str) -> list[str]:
 
 
 class FakeModel(EmbeddingModel):
-    """Deterministic bag-of-words hash vectors: texts sharing words are closer. For tests only."""
+    """Deterministic bag-of-words hash vectors: texts sharing words are closer. For tests only.
 
-    def __init__(self, dim: int = 384, model_id: str = "fake-hash-embedder-py", max_seq_length: int = 256) -> None:
+    Tokens are the words of `_tokens` (camelCase split) plus 2 special tokens per text. `delay_ms` makes each
+    `embed` call sleep that long, so tests can see requests share a forward call or finish during
+    shutdown. `calls` records the size of each `embed` call.
+    """
+
+    def __init__(
+        self, dim: int = 384, model_id: str = "fake-hash-embedder-py", max_seq_length: int = 256, delay_ms: float = 0.0
+    ) -> None:
         self.model_id = model_id
         self.dim = dim
         self.max_seq_length = max_seq_length
+        self.delay_ms = delay_ms
+        self.calls: list[int] = []
 
     def _bucket(self, token: str) -> int:
         digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
         return int.from_bytes(digest, "little") % self.dim
 
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        return [len(_tokens(text)) + 2 for text in texts]
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(len(texts))
+        if self.delay_ms > 0:
+            time.sleep(self.delay_ms / 1000)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for token in _tokens(text) or [""]:
@@ -131,5 +157,5 @@ def load_model(settings: Settings) -> EmbeddingModel:
     Raises RuntimeError when the model files or packages are missing (the message says what to do).
     """
     if settings.model_impl == "fake":
-        return FakeModel(dim=settings.fake_dim)
+        return FakeModel(dim=settings.fake_dim, delay_ms=settings.fake_delay_ms)
     return SentenceTransformerModel(settings)

@@ -43,10 +43,12 @@ export async function embedChunks(
     }
   }
   if (missing.size > 0) {
-    const fresh = await embedder.embed([...missing.values()]);
+    // Sorted by length so that each request's batch pads little: the model pads every text of a
+    // forward pass to the longest one.
+    const ordered = [...missing.entries()].sort((a, b) => a[1].length - b[1].length);
+    const fresh = await embedder.embed(ordered.map(([, text]) => text));
     const entries = new Map<string, Float32Array>();
-    let i = 0;
-    for (const hash of missing.keys()) entries.set(hash, fresh[i++]!);
+    ordered.forEach(([hash], i) => entries.set(hash, fresh[i]!));
     await store.putCachedEmbeddings(entries);
     for (const [hash, vector] of entries) known.set(hash, vector);
   }

@@ -4,6 +4,7 @@ import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
 import { currentCommit } from './current-commit.js';
+import { isGeneratedText } from './detect-generated.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
 
@@ -151,6 +152,14 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     if (read.kind === 'unreadable') {
       skipped.push({ path: file.path, reason: 'unreadable', detail: read.detail });
       logger?.warn({ path: file.path, detail: read.detail }, 'skipping unreadable file');
+      continue;
+    }
+    if (isGeneratedText(read.text)) {
+      skipped.push({ path: file.path, reason: 'generated' });
+      if (manifest.has(file.path)) {
+        await store.deleteFile(file.path);
+        report.deleted++;
+      }
       continue;
     }
     const previous = manifest.get(file.path);

@@ -162,6 +162,88 @@ describe('createHttpEmbedder', () => {
     expect(e2.message).toContain('2-dimensional vectors but /info says 3');
   });
 
+  it('opens the circuit after consecutive failures: later calls fail at once without a request', async () => {
+    const server = await startServer((_req, _body, res) => json(res, 503, { detail: 'model crashed' }));
+    const embedder = createHttpEmbedder({
+      url: server.url,
+      retries: 1,
+      retryDelayMs: 5,
+      circuitBreaker: { failureThreshold: 3, coolDownMs: 60_000 },
+    });
+    const first = await failure(embedder.embed(['a']));
+    expect(first.message).toContain('failed 2 times');
+    const second = await failure(embedder.embed(['b']));
+    expect(server.requests).toHaveLength(3);
+    expect(second.code).toBe(ErrorCode.EMBEDDER_UNAVAILABLE);
+    expect(second.message).toContain('circuit open');
+    expect(second.message).toContain('last: HTTP 503: model crashed');
+    const third = await failure(embedder.embed(['c']));
+    expect(third.message).toContain('circuit open');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('probes after the cool-down and closes the circuit when the server is back', async () => {
+    let healthy = false;
+    const server = await startServer((req, body, res) => (healthy ? goodHandler(req, body, res) : req.socket.destroy()));
+    const embedder = createHttpEmbedder({ url: server.url, retries: 0, circuitBreaker: { failureThreshold: 1, coolDownMs: 200 } });
+    await failure(embedder.embed(['a']));
+    expect((await failure(embedder.embed(['a']))).message).toContain('circuit open');
+    healthy = true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const vectors = await embedder.embed(['abcd']);
+    expect(vectors[0]![0]).toBe(4);
+  });
+
+  it('a 4xx answer does not count against the circuit', async () => {
+    const server = await startServer((_req, _body, res) => json(res, 422, { detail: 'bad' }));
+    const embedder = createHttpEmbedder({ url: server.url, circuitBreaker: { failureThreshold: 1 } });
+    for (let i = 0; i < 3; i++) expect((await failure(embedder.embed(['a']))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('keeps at most `concurrency` requests in flight across parallel embed calls', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const server = await startServer((req, body, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        goodHandler(req, body, res);
+      }, 20);
+    });
+    const embedder = createHttpEmbedder({ url: server.url, batchSize: 1, concurrency: 2 });
+    await embedder.info();
+    const [a, b] = await Promise.all([embedder.embed(['a', 'bb', 'ccc']), embedder.embed(['dddd', 'eeeee'])]);
+    expect(a.map((v) => v[0])).toEqual([1, 2, 3]);
+    expect(b.map((v) => v[0])).toEqual([4, 5]);
+    expect(peak).toBe(2);
+  });
+
+  it('checks the server against the index identity and says how to re-index', async () => {
+    const server = await startServer(goodHandler);
+    const embedder = createHttpEmbedder({
+      url: server.url,
+      expected: { model: 'sentence-transformers/all-MiniLM-L6-v2', dim: 384, reindexCommand: 'monorag index --rebuild /src/app' },
+    });
+    const error = await failure(embedder.embed(['a']));
+    expect(error.code).toBe(ErrorCode.INDEX_IDENTITY_MISMATCH);
+    expect(error.message).toContain('built with sentence-transformers/all-MiniLM-L6-v2 (384 dims)');
+    expect(error.message).toContain(`at ${server.url} runs test-model (3 dims)`);
+    expect(error.message).toContain('`monorag index --rebuild /src/app`');
+    const fine = createHttpEmbedder({ url: server.url, expected: { model: 'test-model', dim: 3 } });
+    expect(await fine.embed(['ab'])).toHaveLength(1);
+  });
+
+  it('refuses vectors from a replica that runs another model than /info reported', async () => {
+    const server = await startServer((req, body, res) =>
+      req.url === '/info' ? goodHandler(req, body, res) : json(res, 200, { model: 'other-model', dim: 3, embeddings: [[1, 0, 0]] }),
+    );
+    const error = await failure(createHttpEmbedder({ url: server.url }).embed(['a']));
+    expect(error.code).toBe(ErrorCode.INDEX_IDENTITY_MISMATCH);
+    expect(error.message).toContain('runs other-model');
+  });
+
   it('rejects bad options naming the option', () => {
     const make = (options: Parameters<typeof createHttpEmbedder>[0]): unknown => {
       try {

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import axios, { type AxiosInstance } from 'axios';
 import { ErrorCode, MonoragError, type Logger } from '@monorag/shared';
+import { createCircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { Embedder, EmbedderInfo } from './embedder.js';
+import { checkEmbedderIdentity, type ExpectedIdentity } from './embedder-identity.js';
+import { createLimiter } from './limiter.js';
 import { backoffMs, classifyFailure } from './retry-policy.js';
 
 /** Options of {@link createHttpEmbedder}. */
@@ -16,8 +19,16 @@ export interface HttpEmbedderOptions {
   retries?: number;
   /** Delay before the first retry in ms; doubles on each further retry. */
   retryDelayMs?: number;
-  /** Batches in flight at once (raise it for a server with several replicas). */
+  /** Requests in flight at once, across all `embed` calls of this embedder (raise it for several replicas). */
   concurrency?: number;
+  /**
+   * Circuit breaker: after `failureThreshold` (default 5) consecutive failed attempts, every call
+   * fails at once with `EMBEDDER_UNAVAILABLE` for `coolDownMs` (default 30,000 ms); then one probe
+   * request decides whether the circuit closes again.
+   */
+  circuitBreaker?: CircuitBreakerOptions;
+  /** The index's model and dimension: `info()` and every `/embed` answer are checked against it. */
+  expected?: ExpectedIdentity;
   logger?: Logger;
 }
 
@@ -73,13 +84,17 @@ function parseVectors(url: string, data: EmbedResponse, count: number): Float32A
 }
 
 /**
- * An {@link Embedder} talking to the Python embedding server over HTTP: `POST /embed` in batches of
- * `batchSize` texts (at most `concurrency` in flight), `GET /info` once (cached after success).
- * Connection errors, time-outs (`timeoutMs` per request) and 5xx answers are retried `retries`
- * times with exponential backoff from `retryDelayMs`; 4xx answers are not.
- * @throws MonoragError `INVALID_ARGUMENT` for bad options (at creation) or non-string texts;
- *   `EMBEDDER_UNAVAILABLE` naming the URL when the server is unreachable, fails, rejects the
- *   request (4xx, with the server's message), or returns vectors of the wrong count or dimension.
+ * An {@link Embedder} talking to the Python embedding server (or nginx in front of replicas) over
+ * HTTP: `POST /embed` in batches of `batchSize` texts, at most `concurrency` requests in flight
+ * across all calls, `GET /info` once (cached after success). Connection errors, time-outs
+ * (`timeoutMs` per request) and 5xx answers are retried `retries` times with exponential backoff
+ * from `retryDelayMs`; 4xx answers are not. A circuit breaker (`circuitBreaker`) makes calls fail at
+ * once while the server is down, so indexing stops with a clear error instead of waiting forever.
+ * @throws MonoragError `INVALID_ARGUMENT` for bad options (at creation), non-string texts, or a
+ *   request the server rejected (4xx, with its message); `EMBEDDER_UNAVAILABLE` naming the URL when
+ *   the server is unreachable or fails, the circuit is open, or it returns vectors of the wrong
+ *   count or dimension; `INDEX_IDENTITY_MISMATCH` when the server's model or dimension differs from
+ *   `expected`, or an answer comes from another model than `/info` reported (a mixed set of replicas).
  */
 export function createHttpEmbedder({
   url,
@@ -88,6 +103,8 @@ export function createHttpEmbedder({
   retries = 3,
   retryDelayMs = 500,
   concurrency = 1,
+  circuitBreaker,
+  expected,
   logger,
 }: HttpEmbedderOptions): Embedder {
   const base = parseUrl(url);
@@ -96,15 +113,33 @@ export function createHttpEmbedder({
   positiveInt('retries', retries, 0);
   positiveInt('concurrency', concurrency, 1);
   const http: AxiosInstance = axios.create({ baseURL: base, timeout: timeoutMs, maxContentLength: Infinity, maxBodyLength: Infinity });
+  const breaker = createCircuitBreaker(circuitBreaker);
+  const limit = createLimiter(concurrency);
+  let lastFailure = 'none yet';
 
   async function request<T>(what: string, send: (signal: AbortSignal) => Promise<{ data: T }>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      const admission = breaker.admit();
+      if (!admission.admitted) {
+        throw new MonoragError(
+          ErrorCode.EMBEDDER_UNAVAILABLE,
+          `The embedding server at ${base} is unavailable: ${admission.failures} requests in a row failed (last: ${lastFailure}), ` +
+            `so monorag stops calling it for ${Math.ceil(admission.retryInMs / 1000)} s (circuit open). ` +
+            'Start or fix the server at that address, or unset EMBEDDING_URL so monorag starts its own.',
+        );
+      }
       try {
-        return (await send(AbortSignal.timeout(timeoutMs))).data;
+        const { data } = await send(AbortSignal.timeout(timeoutMs));
+        breaker.recordSuccess();
+        return data;
       } catch (error) {
         const failure = classifyFailure(error);
-        if (!failure) throw error;
+        if (!failure) {
+          breaker.release(); // not an HTTP failure: says nothing about the server's health
+          throw error;
+        }
         if (!failure.retryable) {
+          breaker.recordSuccess(); // the server answered, so it is up; the request was at fault
           // A 4xx is the request's fault, not the server's: INVALID_ARGUMENT, so callers do not restart the server for it.
           throw new MonoragError(
             ErrorCode.INVALID_ARGUMENT,
@@ -112,6 +147,9 @@ export function createHttpEmbedder({
             { cause: error },
           );
         }
+        lastFailure = failure.reason;
+        breaker.recordFailure();
+        if (breaker.state === 'open') continue; // the next admit() refuses at once with the circuit's message
         if (attempt > retries) {
           throw new MonoragError(
             ErrorCode.EMBEDDER_UNAVAILABLE,
@@ -129,7 +167,11 @@ export function createHttpEmbedder({
 
   let infoPromise: Promise<EmbedderInfo> | undefined;
   const info = (): Promise<EmbedderInfo> => {
-    infoPromise ??= request('GET /info', (signal) => http.get('/info', { signal })).then((data) => parseInfo(base, data));
+    infoPromise ??= request('GET /info', (signal) => http.get('/info', { signal })).then((data) => {
+      const parsed = parseInfo(base, data);
+      if (expected) checkEmbedderIdentity(parsed, expected, base);
+      return parsed;
+    });
     infoPromise.catch(() => {
       infoPromise = undefined;
     });
@@ -141,12 +183,16 @@ export function createHttpEmbedder({
       http.post('/embed', { texts }, { signal }),
     );
     const vectors = parseVectors(base, data, texts.length);
-    const expected = (await info()).dim;
-    if (data.dim !== expected) {
+    const served = await info();
+    if (data.dim !== served.dim) {
       throw new MonoragError(
         ErrorCode.EMBEDDER_UNAVAILABLE,
-        `${base}/embed returned ${String(data.dim)}-dimensional vectors but /info says ${expected}; restart the embedding server.`,
+        `${base}/embed returned ${String(data.dim)}-dimensional vectors but /info says ${served.dim}; restart the embedding server.`,
       );
+    }
+    if (typeof data.model === 'string' && data.model !== served.model) {
+      // Behind a load balancer, one replica may run another model: its vectors must not enter the index.
+      checkEmbedderIdentity({ model: data.model, dim: data.dim }, { ...served, ...expected }, base);
     }
     return vectors;
   }
@@ -161,22 +207,22 @@ export function createHttpEmbedder({
     }
     const batches: string[][] = [];
     for (let i = 0; i < texts.length; i += batchSize) batches.push(texts.slice(i, i + batchSize));
-    const results: Float32Array[][] = new Array(batches.length);
-    let next = 0;
-    let failed = false;
-    const worker = async (): Promise<void> => {
-      while (!failed && next < batches.length) {
-        const index = next++;
-        try {
-          results[index] = await embedBatch(batches[index]!);
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
-    return results.flat();
+    let failure: unknown;
+    const results = await Promise.allSettled(
+      batches.map((batch) =>
+        limit(async () => {
+          if (failure !== undefined) throw failure; // one batch failed: the call fails, do not send the rest
+          try {
+            return await embedBatch(batch);
+          } catch (error) {
+            failure ??= error;
+            throw error;
+          }
+        }),
+      ),
+    );
+    if (failure !== undefined) throw failure;
+    return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 
   return { info, embed };

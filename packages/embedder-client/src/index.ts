@@ -1,6 +1,14 @@
 // Public surface of @monorag/embedder-client: named exports only.
 export type { Embedder, EmbedderInfo } from './embedder.js';
 export { createHttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
+export { checkEmbedderIdentity, type ExpectedIdentity } from './embedder-identity.js';
+export {
+  createCircuitBreaker,
+  type Admission,
+  type CircuitBreaker,
+  type CircuitBreakerOptions,
+  type CircuitState,
+} from './circuit-breaker.js';
 export { createFakeEmbedder, type FakeEmbedderOptions } from './fake-embedder.js';
 export {
   startManagedEmbedder,

@@ -10,7 +10,7 @@ const srcDir = new URL('./', import.meta.url);
 const corpus: [string, string][] = [
   // Code fixtures are stored as `<name>.txt`; chunk them under their real extension.
   ...readdirSync(fixturesDir).map((name): [string, string] => [
-    `fixtures/${name.replace(/\.(ts|tsx|js|py)\.txt$/, '.$1')}`,
+    `fixtures/${name.replace(/\.txt$/, '')}`,
     readFileSync(new URL(name, fixturesDir), 'utf8'),
   ]),
   ...readdirSync(srcDir)

@@ -13,6 +13,24 @@ export interface ChunkerOptions {
   parseTimeoutMs?: number;
 }
 
+/**
+ * Why a file of a code language was chunked by line windows instead of its syntax tree:
+ * `no-grammar` (the language has no tree-sitter grammar here, e.g. SQL or unknown text),
+ * `grammar-unavailable` (its grammar failed to load), `minified` (a line over 2000 characters or an
+ * average over 500: minified or generated), `parse-timeout` (parsing took longer than `parseTimeoutMs`),
+ * `planner-error` (the syntax planner failed on this tree).
+ */
+export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'minified' | 'parse-timeout' | 'planner-error';
+
+/** What the chunker made of one file. */
+export interface FileAnalysis {
+  /** Language id (see `languageOf`). */
+  language: string;
+  chunks: Chunk[];
+  /** Why the file was chunked by windows only, or null when its language's own strategy was used. */
+  fallback: FallbackReason | null;
+}
+
 /** Splits files into chunks. Pure: no I/O after creation. */
 export interface Chunker {
   /** Version string; part of the index identity. Bump when boundaries or headers change. */
@@ -24,4 +42,8 @@ export interface Chunker {
    * ranges are 1-based inclusive and within the file. Never throws on bad syntax: falls back to windows.
    */
   chunk(path: string, text: string): Chunk[];
+  /** Like `chunk`, with the language and the fallback reason. Never throws. */
+  analyse(path: string, text: string): FileAnalysis;
+  /** Grammar files that failed to load, with the error message; their languages fall back to windows. */
+  readonly unavailableGrammars: ReadonlyMap<string, string>;
 }

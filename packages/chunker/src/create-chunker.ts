@@ -1,8 +1,10 @@
-import { ErrorCode, MonoragError, type Chunk } from '@monorag/shared';
+import { ErrorCode, MonoragError, errorMessage, type Chunk } from '@monorag/shared';
 import type { Parser } from 'web-tree-sitter';
-import type { Chunker, ChunkerOptions } from './chunker.js';
+import type { Chunker, ChunkerOptions, FallbackReason, FileAnalysis } from './chunker.js';
+import { embeddedPieces, maskToBlock, scriptBlocks } from './embedded-pieces.js';
 import { estimateTokens } from './estimate-tokens.js';
-import { LANGUAGES, findLanguage } from './languages/registry.js';
+import { keyPieces } from './key-pieces.js';
+import { LANGUAGES, findLanguage, languageById } from './languages/registry.js';
 import type { LanguageSpec } from './languages/language-spec.js';
 import { createLineIndex } from './line-index.js';
 import { loadGrammar } from './load-grammar.js';
@@ -12,6 +14,7 @@ import { normalisePieces } from './normalise-pieces.js';
 import { parseWithBudget } from './parse-with-budget.js';
 import type { Piece } from './piece.js';
 import { createPlanContext, type PlanContext } from './plan-context.js';
+import { rstPieces } from './rst-pieces.js';
 import { syntaxPieces } from './syntax-pieces.js';
 import { toChunk } from './to-chunk.js';
 import { CHUNKER_VERSION } from './version.js';
@@ -22,11 +25,16 @@ export const DEFAULT_MAX_TOKENS = 256;
 /** Default `parseTimeoutMs`. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 1500;
 
+interface Plan {
+  pieces: Piece[];
+  fallback: FallbackReason | null;
+}
+
 /**
  * Creates a chunker. Loads the tree-sitter runtime and the grammars of every syntax language of the
- * registry (TypeScript, TSX, JavaScript, Python, ...) once; afterwards `chunk` is pure and synchronous.
+ * registry (TypeScript, Python, Go, Rust, Java, ...) once; afterwards `chunk` is pure and synchronous.
+ * A grammar that fails to load is recorded in `unavailableGrammars` and its language is chunked by windows.
  * @throws MonoragError INVALID_ARGUMENT for a `maxTokens` or `parseTimeoutMs` that is not a positive number
- * @throws MonoragError FILE_UNREADABLE when a grammar file cannot be loaded
  */
 export async function createChunker({
   maxTokens = DEFAULT_MAX_TOKENS,
@@ -40,18 +48,27 @@ export async function createChunker({
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `parseTimeoutMs must be a positive number, got ${parseTimeoutMs}.`);
   }
   const parsers = new Map<string, Parser>();
+  const unavailableGrammars = new Map<string, string>();
   for (const spec of LANGUAGES) {
-    if (spec.syntax) parsers.set(spec.id, await loadGrammar(spec.syntax.grammar));
+    if (!spec.syntax) continue;
+    try {
+      parsers.set(spec.id, await loadGrammar(spec.syntax.grammar));
+    } catch (error) {
+      // One broken grammar must not stop the others: its language is chunked by windows, and says why.
+      unavailableGrammars.set(spec.syntax.grammar, errorMessage(error));
+    }
   }
 
   const allWindows = (ctx: PlanContext): Piece[] => windowPieces(ctx, 0, ctx.lines.lines.length - 1);
+  const windowsBecause = (ctx: PlanContext, fallback: FallbackReason): Plan => ({ pieces: allWindows(ctx), fallback });
 
-  const plan = (spec: LanguageSpec, ctx: PlanContext, text: string): Piece[] => {
-    if (spec.strategy === 'markdown') return markdownPieces(ctx);
+  /** Syntax pieces of `text` in language `spec`, or the reason there are none. */
+  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): Piece[] | FallbackReason => {
     const parser = parsers.get(spec.id);
-    if (!spec.syntax || !parser || looksMinified(ctx.lines.lines)) return allWindows(ctx);
+    if (!spec.syntax) return 'no-grammar';
+    if (!parser) return 'grammar-unavailable';
     const tree = parseWithBudget(parser, text, parseTimeoutMs);
-    if (tree === null) return allWindows(ctx);
+    if (tree === null) return 'parse-timeout';
     try {
       return syntaxPieces(ctx, spec.syntax, tree.rootNode);
     } finally {
@@ -59,21 +76,55 @@ export async function createChunker({
     }
   };
 
+  const plan = (spec: LanguageSpec, ctx: PlanContext, text: string): Plan => {
+    switch (spec.strategy) {
+      case 'markdown':
+        return { pieces: markdownPieces(ctx), fallback: null };
+      case 'rst':
+        return { pieces: rstPieces(ctx), fallback: null };
+      case 'keys':
+        return { pieces: keyPieces(ctx, spec.keys ?? 'json', text), fallback: null };
+      case 'window':
+        return windowsBecause(ctx, 'no-grammar');
+      case 'embedded': {
+        if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
+        const blocks = scriptBlocks(ctx.lines.lines);
+        const scripts: Piece[] = [];
+        for (const block of blocks) {
+          const planned = syntaxPlan(languageById(block.language), ctx, maskToBlock(ctx.lines.lines, block));
+          if (typeof planned === 'string') return windowsBecause(ctx, planned);
+          scripts.push(...planned);
+        }
+        return { pieces: embeddedPieces(ctx, blocks, scripts), fallback: null };
+      }
+      case 'syntax': {
+        if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
+        const planned = syntaxPlan(spec, ctx, text);
+        return typeof planned === 'string' ? windowsBecause(ctx, planned) : { pieces: planned, fallback: null };
+      }
+    }
+  };
+
+  const analyse = (path: string, text: string): FileAnalysis => {
+    const spec = findLanguage(path, text);
+    const lines = createLineIndex(text, countTokens);
+    const ctx = createPlanContext(path, lines, maxTokens, countTokens);
+    let planned: Plan;
+    try {
+      planned = plan(spec, ctx, text);
+    } catch {
+      // Never throw on content: a file the planner cannot handle is chunked by windows instead, and says so.
+      planned = windowsBecause(ctx, 'planner-error');
+    }
+    const chunks: Chunk[] = normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece));
+    return { language: spec.id, chunks, fallback: planned.fallback };
+  };
+
   return {
     version: CHUNKER_VERSION,
+    unavailableGrammars,
     languageOf: (path, text) => findLanguage(path, text).id,
-    chunk(path: string, text: string): Chunk[] {
-      const spec = findLanguage(path, text);
-      const lines = createLineIndex(text, countTokens);
-      const ctx = createPlanContext(path, lines, maxTokens, countTokens);
-      let pieces: Piece[];
-      try {
-        pieces = plan(spec, ctx, text);
-      } catch {
-        // Never throw on content: a file the planner cannot handle is chunked by windows instead.
-        pieces = allWindows(ctx);
-      }
-      return normalisePieces(pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece));
-    },
+    chunk: (path, text) => analyse(path, text).chunks,
+    analyse,
   };
 }

@@ -1,5 +1,5 @@
 // Public surface of @monorag/chunker: named exports only.
-export type { Chunker, ChunkerOptions, TokenCounter } from './chunker.js';
+export type { Chunker, ChunkerOptions, FallbackReason, FileAnalysis, TokenCounter } from './chunker.js';
 export { createChunker, DEFAULT_MAX_TOKENS, DEFAULT_PARSE_TIMEOUT_MS } from './create-chunker.js';
 export { estimateTokens } from './estimate-tokens.js';
 export { CHUNKER_VERSION } from './version.js';
@@ -10,5 +10,6 @@ export type {
   DefinitionKind,
   DefinitionRule,
   LanguageSpec,
+  NamedRule,
   SyntaxSpec,
 } from './languages/language-spec.js';

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { BodyKind, DefinitionKind, SyntaxSpec } from './languages/language-spec.js';
+import type { BodyKind, DefinitionKind, NamedRule, SyntaxSpec } from './languages/language-spec.js';
 
 /** A definition found at a syntax node. */
 export interface Definition {
@@ -24,8 +24,84 @@ function cleanName(text: string): string {
   return name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name;
 }
 
+/** The body node whose children are split, or null; a block holding only another block is looked through. */
 function splittable(body: Node | null, spec: SyntaxSpec): Node | null {
-  return body !== null && spec.blockTypes.includes(body.type) ? body : null;
+  let node = body;
+  for (let hops = 0; node !== null && hops < 3; hops++) {
+    const only: Node | null = node.namedChildCount === 1 ? node.namedChild(0) : null;
+    if (only === null || !spec.blockTypes.includes(only.type)) break;
+    if (spec.blockTypes.includes(node.type) && node.namedChildren.length !== 1) break;
+    node = only;
+  }
+  return node !== null && spec.blockTypes.includes(node.type) ? node : null;
+}
+
+function firstChildOf(node: Node, types: readonly string[]): Node | null {
+  return node.namedChildren.find((child) => child !== null && types.includes(child.type)) ?? null;
+}
+
+/** A `named` rule's definition: name, owner, body and kind read as the rule says (see `NamedRule`). */
+function namedDefinition(node: Node, rule: NamedRule, spec: SyntaxSpec): Definition | null {
+  let nameNode = rule.nameTypes ? firstChildOf(node, rule.nameTypes) : node.childForFieldName(rule.nameField ?? 'name');
+  for (let hops = 0; nameNode !== null && rule.nameDescend && hops < 8; hops++) {
+    const inner = nameNode.childForFieldName(rule.nameDescend);
+    if (inner === null) break;
+    nameNode = inner;
+  }
+  if (nameNode === null) return null;
+  let name = cleanName(nameNode.text);
+  const ownerScopes: string[] = [];
+  if (rule.splitQualified) {
+    const parts = name.split(/::|[.:]/).filter((part) => part !== '');
+    name = parts.pop() ?? name;
+    if (parts.length > 0) ownerScopes.push(parts.join('.'));
+  }
+  if (rule.ownerField) {
+    const owner = node.childForFieldName(rule.ownerField)?.descendantsOfType('type_identifier')[0];
+    if (owner) ownerScopes.push(owner.text);
+  }
+  if (name === '') return null;
+  let kind = rule.kind;
+  if (rule.kindByField) {
+    const typed = node.childForFieldName(rule.kindByField.field);
+    kind = (typed && rule.kindByField.kinds[typed.type]) ?? kind;
+  }
+  const rawBody = rule.bodyTypes ? firstChildOf(node, rule.bodyTypes) : node.childForFieldName(rule.bodyField ?? 'body');
+  const body = splittable(rawBody, spec);
+  const bodyKind = body && rule.body ? rule.body : null;
+  return {
+    kind,
+    name,
+    ownerScopes,
+    signatureRow: nameNode.startPosition.row,
+    body: bodyKind ? body : null,
+    bodyKind,
+    isSignature: kind === 'function' && rawBody === null,
+  };
+}
+
+/** Elixir-style `def name(args) do ... end`: the callee says the kind, the first argument the name. */
+function macroDefinition(node: Node, calls: Record<string, DefinitionKind>, spec: SyntaxSpec): Definition | null {
+  const target = node.childForFieldName('target');
+  const kind = target ? calls[target.text] : undefined;
+  if (kind === undefined) return null;
+  const argument = firstChildOf(node, ['arguments'])?.namedChild(0) ?? null;
+  if (argument === null) return null;
+  const nameNode = argument.type === 'call' ? argument.childForFieldName('target') : argument;
+  const binary = argument.type === 'binary_operator' ? argument.childForFieldName('left') : null;
+  const named = binary?.type === 'call' ? binary.childForFieldName('target') : nameNode;
+  if (named === null) return null;
+  const body = splittable(firstChildOf(node, ['do_block']), spec);
+  const bodyKind: BodyKind = kind === 'function' ? 'statements' : 'members';
+  return {
+    kind,
+    name: cleanName(named.text),
+    ownerScopes: [],
+    signatureRow: node.startPosition.row,
+    body,
+    bodyKind: body ? bodyKind : null,
+    isSignature: false,
+  };
 }
 
 /** The definition a bound value makes (`name = <value>`): a function, class or object; else null. */
@@ -86,21 +162,10 @@ function resolve(node: Node, spec: SyntaxSpec, depth: number): Definition | null
   const rule = spec.definitions[node.type];
   if (rule === undefined) return null;
   switch (rule.shape) {
-    case 'named': {
-      const nameNode = node.childForFieldName(rule.nameField ?? 'name');
-      if (nameNode === null) return null;
-      const body = splittable(node.childForFieldName(rule.bodyField ?? 'body'), spec);
-      const bodyKind = body && rule.body ? rule.body : null;
-      return {
-        kind: rule.kind,
-        name: cleanName(nameNode.text),
-        ownerScopes: [],
-        signatureRow: nameNode.startPosition.row,
-        body: bodyKind ? body : null,
-        bodyKind,
-        isSignature: rule.kind === 'function' && node.childForFieldName(rule.bodyField ?? 'body') === null,
-      };
-    }
+    case 'named':
+      return namedDefinition(node, rule, spec);
+    case 'macro':
+      return macroDefinition(node, rule.calls, spec);
     case 'wrapper': {
       if (depth >= MAX_WRAPPER_DEPTH) return null;
       let inner: Node | null = null;

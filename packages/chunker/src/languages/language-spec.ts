@@ -1,5 +1,5 @@
 /** How the chunker splits files of a language. */
-export type ChunkStrategy = 'syntax' | 'markdown' | 'window';
+export type ChunkStrategy = 'syntax' | 'markdown' | 'rst' | 'keys' | 'embedded' | 'window';
 
 /**
  * Kind a definition rule produces. `namespace` and `object` become chunk kind `module`; `callback` is a
@@ -22,13 +22,38 @@ export type BodyKind = 'members' | 'statements';
  * - `variable`: a declaration whose first declarator binds a function or object value (`const f = () => {}`).
  * - `assignment`: `a.b.c = function () {}` (CommonJS exports, prototype methods); name = last property.
  * - `field`: a class field or object property whose value is a function (`handle = () => {}`, `get: function () {}`).
+ * - `macro`: a call whose callee names the definition kind (Elixir `def name(...) do ... end`, `defmodule`):
+ *   `calls` maps the callee to a kind; the name is the first argument (its callee for a call), the body its `do_block`.
  */
 export type DefinitionRule =
-  | { shape: 'named'; kind: DefinitionKind; nameField?: string; bodyField?: string; body?: BodyKind }
+  | NamedRule
+  | { shape: 'macro'; calls: Record<string, DefinitionKind> }
   | { shape: 'wrapper'; fields: string[]; defaultName?: string; callbacks?: boolean }
   | { shape: 'variable'; declarators: string[] }
   | { shape: 'assignment' }
   | { shape: 'field'; nameFields: string[] };
+
+/**
+ * A node that is itself a definition. The name comes from field `nameField` (default `name`), or from the first
+ * named child of one of `nameTypes` (grammars without fields, e.g. Kotlin); with `nameDescend` the named node
+ * is followed through that field while it has one (C `declarator` chains). `splitQualified` turns `A.b`,
+ * `A:b` or `A::b` into name `b` with owner scope `A`. The body is field `bodyField` (default `body`) or the first
+ * named child of one of `bodyTypes`. `ownerField` names a node whose first type identifier is the owner scope
+ * (Go method receivers). `kindByField` picks the kind by the type of the node in `field` (Go `type_spec`).
+ */
+export interface NamedRule {
+  shape: 'named';
+  kind: DefinitionKind;
+  nameField?: string;
+  nameTypes?: string[];
+  nameDescend?: string;
+  splitQualified?: boolean;
+  bodyField?: string;
+  bodyTypes?: string[];
+  body?: BodyKind;
+  ownerField?: string;
+  kindByField?: { field: string; kinds: Record<string, DefinitionKind> };
+}
 
 /** Node types and rules of a tree-sitter grammar that the syntax planner needs. */
 export interface SyntaxSpec {
@@ -65,4 +90,6 @@ export interface LanguageSpec {
   strategy: ChunkStrategy;
   /** Present when `strategy` is `syntax`. */
   syntax?: SyntaxSpec;
+  /** For strategy `keys`: the data format whose top-level keys start sections. */
+  keys?: 'json' | 'yaml' | 'toml';
 }

@@ -1,5 +1,8 @@
 import type { LanguageSpec } from './language-spec.js';
-import { MARKDOWN } from './markup.js';
+import { JAVA, CSHARP, KOTLIN, SWIFT, SCALA, DART } from './managed.js';
+import { JSON_DATA, MARKDOWN, RESTRUCTURED_TEXT, SVELTE, TOML_DATA, VUE, YAML_DATA } from './markup.js';
+import { BASH, ELIXIR, LUA, PHP, RUBY } from './scripting.js';
+import { C, CPP, GO, RUST } from './systems.js';
 import { PYTHON } from './python.js';
 import { JAVASCRIPT, TSX, TYPESCRIPT } from './typescript.js';
 import { WINDOW_LANGUAGES } from './window-languages.js';
@@ -10,7 +13,13 @@ export const TEXT_LANGUAGE_ID = 'text';
 const TEXT: LanguageSpec = { id: TEXT_LANGUAGE_ID, extensions: ['.txt'], strategy: 'window' };
 
 /** Every language the chunker knows, as data. Syntax languages first. */
-export const LANGUAGES: readonly LanguageSpec[] = [TYPESCRIPT, TSX, JAVASCRIPT, PYTHON, MARKDOWN, ...WINDOW_LANGUAGES, TEXT];
+export const LANGUAGES: readonly LanguageSpec[] = [
+  TYPESCRIPT, TSX, JAVASCRIPT, PYTHON,
+  GO, RUST, JAVA, C, CPP, CSHARP, RUBY, PHP, BASH,
+  KOTLIN, SWIFT, SCALA, LUA, ELIXIR, DART,
+  MARKDOWN, RESTRUCTURED_TEXT, JSON_DATA, YAML_DATA, TOML_DATA, VUE, SVELTE,
+  ...WINDOW_LANGUAGES, TEXT,
+];
 
 const byExtension = new Map<string, LanguageSpec>();
 const byFileName = new Map<string, LanguageSpec>();

@@ -1,23 +1,13 @@
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { IndexReport } from '@monorag/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { startTestEmbeddingServer, type TestEmbeddingServer } from './embedding-server.js';
 import { FIXTURE_FILES, makeFixtureRepo } from './fixture-repo.js';
 
-interface Report {
-  files: number;
-  added: number;
-  changed: number;
-  deleted: number;
-  unchanged: number;
-  chunksWritten: number;
-  chunksEmbedded: number;
-  chunksFromCache: number;
-  totalChunks: number;
-  skipped: Array<{ path: string; reason: string }>;
-}
+type Report = IndexReport;
 
 let embedder: TestEmbeddingServer;
 let env: Record<string, string>;

@@ -7,6 +7,8 @@ import { currentCommit } from './current-commit.js';
 import { isGeneratedText } from './detect-generated.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
+import { isIgnoreRulesFile, type IgnoreFilter } from './ignore-filter.js';
+import { inScope, normaliseScope } from './path-scope.js';
 
 /** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
 export interface IndexProgress {
@@ -36,6 +38,14 @@ export interface IndexProjectOptions {
   maxFileBytes: number;
   /** Extra gitignore-syntax rules (e.g. the data directory). */
   extraIgnores?: readonly string[];
+  /**
+   * Incremental mode: only these repo-relative paths (new, changed or deleted files, or directories,
+   * including deleted ones). A path naming a `.gitignore`, `.monoragignore` or `.git/info/exclude`
+   * turns the run into a full one, since the set of indexed files may change anywhere. Default: the whole tree.
+   */
+  paths?: readonly string[];
+  /** The project's ignore rules, shared with a watcher; default a new filter. */
+  filter?: IgnoreFilter;
   /** Chunks gathered before one embedding round trip; default 128. */
   embedBatchChunks?: number;
   logger?: Logger;
@@ -63,6 +73,8 @@ export interface IndexReport {
   commit: string | null;
   /** Wall time in milliseconds. */
   durationMs: number;
+  /** `paths` when the run was limited to {@link IndexProjectOptions.paths}, else `full`. */
+  mode: 'full' | 'paths';
 }
 
 interface PendingFile {
@@ -84,7 +96,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const batchChunks = options.embedBatchChunks ?? 128;
   const started = Date.now();
   const commit = await currentCommit(root);
-  const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores });
+  const scope = runScope(options.paths);
+  const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores, scope, filter: options.filter });
   const skipped = [...walk.skipped];
   const manifest = new Map((await store.listFiles()).map((f) => [f.path, f]));
   const progress: IndexProgress = {
@@ -98,7 +111,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   };
   const report: IndexReport = {
     files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0,
-    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0,
+    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0, mode: scope ? 'paths' : 'full',
   };
   onProgress?.({ ...progress });
 
@@ -132,7 +145,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   // Deletions first: a file that left the tree (or became ignored) never lingers in results.
   const walked = new Set(walk.files.map((f) => f.path));
   for (const path of manifest.keys()) {
-    if (!walked.has(path)) {
+    if (!walked.has(path) && (!scope || inScope(scope, path))) {
       await store.deleteFile(path);
       report.deleted++;
     }
@@ -196,4 +209,12 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   onProgress?.({ ...progress, phase: 'done' });
   logger?.info({ ...report, skipped: report.skipped.length }, 'index run finished');
   return report;
+}
+
+/** The scope of a run: undefined for a full run (no paths, the root, or a changed ignore-rules file). */
+function runScope(paths: readonly string[] | undefined): string[] | undefined {
+  if (paths === undefined) return undefined;
+  const scope = normaliseScope(paths);
+  if (scope.includes('') || scope.some(isIgnoreRulesFile)) return undefined;
+  return scope;
 }

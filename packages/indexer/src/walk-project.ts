@@ -1,7 +1,8 @@
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import { BINARY_EXTENSIONS, DEFAULT_IGNORE_RULES } from './default-ignores.js';
+import { BINARY_EXTENSIONS } from './default-ignores.js';
+import { createIgnoreFilter, type IgnoreFilter } from './ignore-filter.js';
+import { inScope, reachesScope } from './path-scope.js';
 
 /** A file the walker selected for indexing. */
 export interface WalkedFile {
@@ -31,47 +32,19 @@ export interface WalkOptions {
   maxFileBytes: number;
   /** Extra gitignore-syntax rules, e.g. the data directory when it lies inside the project. */
   extraIgnores?: readonly string[];
+  /**
+   * Only these repo-relative POSIX paths (files or directories, and everything below a directory);
+   * default the whole tree. Paths that do not exist are simply not found.
+   */
+  scope?: readonly string[];
+  /** The project's ignore rules; default a new filter over `root` and `extraIgnores`. */
+  filter?: IgnoreFilter;
 }
 
 /** What {@link walkProject} found. */
 export interface WalkResult {
   files: WalkedFile[];
   skipped: SkippedFile[];
-}
-
-interface Matcher {
-  /** Repo-relative POSIX directory the rules belong to ('' for the root). */
-  base: string;
-  ig: Ignore;
-}
-
-const IGNORE_FILES = ['.gitignore', '.monoragignore'] as const;
-
-async function readIgnoreRules(dir: string): Promise<string[]> {
-  const rules: string[] = [];
-  for (const name of IGNORE_FILES) {
-    const text = await readFile(path.join(dir, name), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'EISDIR') return '';
-      throw error;
-    });
-    if (text) rules.push(...text.split(/\r?\n/));
-  }
-  return rules;
-}
-
-/**
- * Decides with git's precedence: the deepest `.gitignore` whose rules say something about the path
- * wins; within one directory, `.monoragignore` rules come after `.gitignore` rules and so win.
- */
-function isIgnored(matchers: readonly Matcher[], relPath: string, isDir: boolean): boolean {
-  for (let i = matchers.length - 1; i >= 0; i--) {
-    const m = matchers[i]!;
-    const rel = m.base === '' ? relPath : relPath.slice(m.base.length + 1);
-    const result = m.ig.test(isDir ? `${rel}/` : rel);
-    if (result.ignored) return true;
-    if (result.unignored) return false;
-  }
-  return false;
 }
 
 /**
@@ -81,23 +54,23 @@ function isIgnored(matchers: readonly Matcher[], relPath: string, isDir: boolean
  * followed only when their target lies inside the root. Sorted by path.
  * @throws Error from the file system only for the root itself; unreadable entries below it are skipped.
  */
-export async function walkProject({ root, maxFileBytes, extraIgnores = [] }: WalkOptions): Promise<WalkResult> {
+export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope, filter }: WalkOptions): Promise<WalkResult> {
   const files: WalkedFile[] = [];
   const skipped: SkippedFile[] = [];
-  const rootIg = ignore().add([...DEFAULT_IGNORE_RULES, ...extraIgnores]);
-  const exclude = await readFile(path.join(root, '.git', 'info', 'exclude'), 'utf8').catch(() => '');
-  if (exclude) rootIg.add(exclude.split(/\r?\n/));
-  rootIg.add(await readIgnoreRules(root));
-
-  const stack: Array<{ rel: string; matchers: Matcher[] }> = [{ rel: '', matchers: [{ base: '', ig: rootIg }] }];
+  const rules = filter ?? createIgnoreFilter({ root, extraIgnores });
+  // Paths given to a scoped walk may lie below ignored directories; those are left out like in a full walk.
+  const stack: string[] = [''];
   while (stack.length > 0) {
-    const { rel: dirRel, matchers } = stack.pop()!;
+    const dirRel = stack.pop()!;
     const dirAbs = path.join(root, dirRel);
     let entries;
     try {
       entries = await readdir(dirAbs, { withFileTypes: true });
     } catch (error) {
       if (dirRel === '') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // A scoped walk races with the tree: a directory that vanished since the event is just gone.
+      if (scope && (code === 'ENOENT' || code === 'ENOTDIR')) continue;
       skipped.push({ path: dirRel, reason: 'unreadable', detail: (error as Error).message });
       continue;
     }
@@ -109,18 +82,17 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [] }: Wal
       if (entry.isSymbolicLink()) {
         const target = await resolveLinkInside(root, abs);
         if (!target) {
-          skipped.push({ path: rel, reason: 'symlink-outside' });
+          if (!scope || inScope(scope, rel)) skipped.push({ path: rel, reason: 'symlink-outside' });
           continue;
         }
         // Directories behind links are not followed (cycles); linked files are read.
         isDir = false;
         isFile = target.isFile;
       }
-      if (isIgnored(matchers, rel, isDir)) continue;
+      if (scope && !(isDir ? reachesScope(scope, rel) : inScope(scope, rel))) continue;
+      if (rules.isIgnored(rel, isDir)) continue;
       if (isDir) {
-        const rules = await readIgnoreRules(abs).catch(() => []);
-        const child = rules.some((r) => r.trim() !== '' && !r.startsWith('#')) ? [...matchers, { base: rel, ig: ignore().add(rules) }] : matchers;
-        stack.push({ rel, matchers: child });
+        stack.push(rel);
         continue;
       }
       if (!isFile) continue;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { IndexReport } from './index-project.js';
+import { createIndexScheduler } from './index-scheduler.js';
+
+function report(): IndexReport {
+  return {
+    files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0, chunksFromCache: 0,
+    totalChunks: 0, skipped: [], commit: null, durationMs: 0, mode: 'paths',
+  };
+}
+
+describe('createIndexScheduler', () => {
+  it('coalesces a burst into one run and queues exactly one follow-up for triggers during a run', async () => {
+    const runs: Array<string[] | undefined> = [];
+    let active = 0;
+    let maxActive = 0;
+    let release: (() => void) | undefined;
+    const scheduler = createIndexScheduler({
+      debounceMs: 20,
+      run: async (paths) => {
+        runs.push(paths);
+        active++;
+        maxActive = Math.max(maxActive, active);
+        if (runs.length === 1) await new Promise<void>((r) => (release = r));
+        active--;
+        return report();
+      },
+    });
+    for (let i = 0; i < 50; i++) scheduler.enqueue([`f${i % 5}.ts`]);
+    while (!release) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 20; i++) scheduler.enqueue([`g${i % 3}.ts`]);
+    const joined = scheduler.sync(['h.ts']);
+    await new Promise((r) => setTimeout(r, 60));
+    release();
+    await joined;
+    await scheduler.idle();
+    expect(runs).toEqual([
+      ['f0.ts', 'f1.ts', 'f2.ts', 'f3.ts', 'f4.ts'],
+      ['g0.ts', 'g1.ts', 'g2.ts', 'h.ts'],
+    ]);
+    expect(maxActive).toBe(1);
+  });
+
+  it('a full request wins over paths, and a failed run is retried with its paths', async () => {
+    const runs: Array<string[] | undefined> = [];
+    const scheduler = createIndexScheduler({
+      debounceMs: 5,
+      retryMs: 10,
+      run: async (paths) => {
+        runs.push(paths);
+        if (runs.length === 1) throw new Error('embedder down');
+        return report();
+      },
+    });
+    await expect(scheduler.sync(['a.ts'])).rejects.toThrow('embedder down');
+    expect(scheduler.status().lastError).toBe('embedder down');
+    scheduler.enqueue();
+    await scheduler.idle();
+    expect(runs).toEqual([['a.ts'], undefined]);
+    expect(scheduler.status()).toMatchObject({ running: false, pendingPaths: 0, pendingFull: false, lastError: null, runs: 2 });
+  });
+});

@@ -1,0 +1,34 @@
+import { ErrorCode, MonoragError } from '@monorag/shared';
+
+/**
+ * Helpers for a set of repo-relative POSIX paths that limits an index run (the "scope"): a path is
+ * in scope when it equals a scope path or lies below one.
+ */
+
+/** True when `relPath` equals a scope path or lies below one. */
+export function inScope(scope: readonly string[], relPath: string): boolean {
+  return scope.some((s) => s === '' || s === relPath || relPath.startsWith(`${s}/`));
+}
+
+/** True when a walk must enter directory `dirRel` to reach some scope path (it is in scope or above one). */
+export function reachesScope(scope: readonly string[], dirRel: string): boolean {
+  return scope.some((s) => s === '' || s === dirRel || s.startsWith(`${dirRel}/`) || dirRel.startsWith(`${s}/`));
+}
+
+/**
+ * Normalises paths given to an incremental run: POSIX separators, no leading `./` or trailing `/`,
+ * duplicates removed. `.` or an empty path means the whole tree (returns `['']`).
+ * @throws MonoragError `INVALID_ARGUMENT` naming the path when it is absolute or leaves the root (`..`).
+ */
+export function normaliseScope(paths: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const raw of paths) {
+    let p = raw.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^(\.\/)+/, '').replace(/\/$/, '');
+    if (p === '.') p = '';
+    if (p.startsWith('/') || p === '..' || p.startsWith('../') || p.includes('/../') || p.endsWith('/..')) {
+      throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `path "${raw}" is not repo-relative; give paths relative to the project root.`);
+    }
+    out.add(p);
+  }
+  return out.has('') ? [''] : [...out].sort();
+}

@@ -1,4 +1,4 @@
-import type { Chunk } from '@monorag/shared';
+import type { Chunk, CodeSymbol } from '@monorag/shared';
 
 /** Counts tokens of the embedding model for a text (an estimate is fine). */
 export type TokenCounter = (text: string) => number;
@@ -29,6 +29,8 @@ export interface FileAnalysis {
   chunks: Chunk[];
   /** Why the file was chunked by windows only, or null when its language's own strategy was used. */
   fallback: FallbackReason | null;
+  /** Definitions and references from the syntax tree (see `extractSymbols`); [] without a tree. */
+  symbols: CodeSymbol[];
 }
 
 /** Splits files into chunks. Pure: no I/O after creation. */

@@ -1,8 +1,10 @@
-import { ErrorCode, MonoragError, errorMessage, type Chunk } from '@monorag/shared';
-import type { Parser } from 'web-tree-sitter';
+import { ErrorCode, MonoragError, errorMessage, type Chunk, type CodeSymbol } from '@monorag/shared';
+import { Query, type Parser } from 'web-tree-sitter';
 import type { Chunker, ChunkerOptions, FallbackReason, FileAnalysis } from './chunker.js';
 import { embeddedPieces, maskToBlock, scriptBlocks } from './embedded-pieces.js';
 import { estimateTokens } from './estimate-tokens.js';
+import { extractSymbols } from './extract-symbols.js';
+import { REFERENCE_QUERIES } from './languages/reference-queries.js';
 import { keyPieces } from './key-pieces.js';
 import { LANGUAGES, findLanguage, languageById } from './languages/registry.js';
 import type { LanguageSpec } from './languages/language-spec.js';
@@ -28,6 +30,7 @@ export const DEFAULT_PARSE_TIMEOUT_MS = 1500;
 interface Plan {
   pieces: Piece[];
   fallback: FallbackReason | null;
+  symbols?: CodeSymbol[];
 }
 
 /**
@@ -48,6 +51,7 @@ export async function createChunker({
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `parseTimeoutMs must be a positive number, got ${parseTimeoutMs}.`);
   }
   const parsers = new Map<string, Parser>();
+  const queries = new Map<string, Query>();
   const unavailableGrammars = new Map<string, string>();
   for (const spec of LANGUAGES) {
     if (!spec.syntax) continue;
@@ -56,21 +60,32 @@ export async function createChunker({
     } catch (error) {
       // One broken grammar must not stop the others: its language is chunked by windows, and says why.
       unavailableGrammars.set(spec.syntax.grammar, errorMessage(error));
+      continue;
+    }
+    const source = REFERENCE_QUERIES[spec.id];
+    const language = parsers.get(spec.id)?.language;
+    if (source === undefined || !language) continue;
+    try {
+      queries.set(spec.id, new Query(language, source));
+    } catch (error) {
+      // A query that does not match its grammar build only costs that language its references.
+      unavailableGrammars.set(`${spec.syntax.grammar} (reference query)`, errorMessage(error));
     }
   }
 
   const allWindows = (ctx: PlanContext): Piece[] => windowPieces(ctx, 0, ctx.lines.lines.length - 1);
   const windowsBecause = (ctx: PlanContext, fallback: FallbackReason): Plan => ({ pieces: allWindows(ctx), fallback });
 
-  /** Syntax pieces of `text` in language `spec`, or the reason there are none. */
-  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): Piece[] | FallbackReason => {
+  /** Syntax pieces and symbols of `text` in language `spec`, or the reason there are none. */
+  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): Required<Plan> | FallbackReason => {
     const parser = parsers.get(spec.id);
     if (!spec.syntax) return 'no-grammar';
     if (!parser) return 'grammar-unavailable';
     const tree = parseWithBudget(parser, text, parseTimeoutMs);
     if (tree === null) return 'parse-timeout';
     try {
-      return syntaxPieces(ctx, spec.syntax, tree.rootNode);
+      const pieces = syntaxPieces(ctx, spec.syntax, tree.rootNode);
+      return { pieces, fallback: null, symbols: extractSymbols(tree, spec.syntax, queries.get(spec.id) ?? null) };
     } finally {
       tree.delete();
     }
@@ -90,17 +105,19 @@ export async function createChunker({
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
         const blocks = scriptBlocks(ctx.lines.lines);
         const scripts: Piece[] = [];
+        const symbols: CodeSymbol[] = [];
         for (const block of blocks) {
           const planned = syntaxPlan(languageById(block.language), ctx, maskToBlock(ctx.lines.lines, block));
           if (typeof planned === 'string') return windowsBecause(ctx, planned);
-          scripts.push(...planned);
+          scripts.push(...planned.pieces);
+          symbols.push(...planned.symbols);
         }
-        return { pieces: embeddedPieces(ctx, blocks, scripts), fallback: null };
+        return { pieces: embeddedPieces(ctx, blocks, scripts), fallback: null, symbols };
       }
       case 'syntax': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
         const planned = syntaxPlan(spec, ctx, text);
-        return typeof planned === 'string' ? windowsBecause(ctx, planned) : { pieces: planned, fallback: null };
+        return typeof planned === 'string' ? windowsBecause(ctx, planned) : planned;
       }
     }
   };
@@ -117,7 +134,7 @@ export async function createChunker({
       planned = windowsBecause(ctx, 'planner-error');
     }
     const chunks: Chunk[] = normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece));
-    return { language: spec.id, chunks, fallback: planned.fallback };
+    return { language: spec.id, chunks, fallback: planned.fallback, symbols: planned.symbols ?? [] };
   };
 
   return {

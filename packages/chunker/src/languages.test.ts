@@ -257,3 +257,55 @@ describe('documents, data files and components', () => {
     expect(chunker.analyse('src/a.go', 'package a\n').fallback).toBe(null);
   });
 });
+
+describe('symbol table', () => {
+  const table = (path: string, name: string) =>
+    chunker.analyse(path, fixture(name)).symbols.map((s) => `${s.role === 'definition' ? 'def' : s.kind} ${s.name} ${s.startLine}-${s.endLine} ${s.enclosing ?? '-'}`);
+
+  it('lists definitions with kinds and scopes, and calls and imports with their enclosing function', () => {
+    expect(table('src/client.ts', 'large-class.ts')).toEqual([
+      'def Client 4-36 -',
+      'def constructor 8-11 Client',
+      'def request 14-27 Client',
+      'def get 29-31 Client',
+      'def post 33-35 Client',
+      'import EventEmitter 1-1 -',
+      'call replace 10-10 Client.constructor',
+      'call fetch 18-18 Client.request',
+      'call Error 20-20 Client.request',
+      'call emit 24-24 Client.request',
+      'call request 30-30 Client.get',
+      'call request 34-34 Client.post',
+      'call stringify 34-34 Client.post',
+    ]);
+    expect(chunker.analyse('src/client.ts', fixture('large-class.ts')).symbols[1]?.kind).toBe('method');
+  });
+
+  it('covers the other languages: Go receivers, Rust impls, C declarators, Elixir defs', () => {
+    expect(table('server.go', 'server.go')).toEqual([
+      'def Server 9-11 -',
+      'def Handler 14-16 -',
+      'def NewServer 19-21 -',
+      'def Start 24-27 Server',
+      'call Println 25-25 Server.Start',
+      'call ListenAndServe 26-26 Server.Start',
+    ]);
+    expect(table('list.c', 'list.c')).toEqual(['def node 5-8 -', 'def node_t 10-10 -', 'def list_push 13-18 -', 'def list_length 20-24 -', 'call malloc 14-14 list_push']);
+    const elixir = chunker.analyse('math.ex', fixture('math.ex')).symbols;
+    expect(elixir.filter((s) => s.role === 'definition').map((s) => `${s.kind} ${s.name}`)).toEqual([
+      'module MyApp.Math',
+      'function add',
+      'function square',
+      'function sum_squares',
+    ]);
+  });
+
+  it('never reports a definition as a call, and keeps recursive calls', () => {
+    const text = 'function walk(node) {\n  if (node) walk(node.next);\n}\nclass A {\n  walk() {\n    return walk(this);\n  }\n}\n';
+    const symbols = chunker.analyse('src/walk.js', text).symbols;
+    const calls = symbols.filter((s) => s.role === 'reference' && s.name === 'walk');
+    expect(calls.map((s) => [s.startLine, s.enclosing])).toEqual([[2, 'walk'], [6, 'A.walk']]);
+    const definitionLines = new Set(symbols.filter((s) => s.role === 'definition').map((s) => s.startLine));
+    expect(calls.some((call) => definitionLines.has(call.startLine))).toBe(false);
+  });
+});

@@ -67,6 +67,7 @@ function namedDefinition(node: Node, rule: NamedRule, spec: SyntaxSpec): Definit
     kind = (typed && rule.kindByField.kinds[typed.type]) ?? kind;
   }
   const rawBody = rule.bodyTypes ? firstChildOf(node, rule.bodyTypes) : node.childForFieldName(rule.bodyField ?? 'body');
+  if (rule.requireBody && rawBody === null) return null;
   const body = splittable(rawBody, spec);
   const bodyKind = body && rule.body ? rule.body : null;
   return {

@@ -4,6 +4,7 @@ import { runIndexCommand } from './commands/index-command.js';
 import { runSearchCommand } from './commands/search-command.js';
 import { runServeCommand } from './commands/serve-command.js';
 import { runStatusCommand } from './commands/status-command.js';
+import { runSymbolsCommand } from './commands/symbols-command.js';
 import { parsePositiveInt } from './parse-flags.js';
 import { CLI_VERSION } from './version.js';
 
@@ -62,6 +63,24 @@ export function createProgram(): Command {
     .action(async (opts) => {
       await runStatusCommand(opts);
     });
+
+  for (const [command, role, what] of [
+    ['symbols', 'definition', 'Definitions of a name (functions, methods, classes, ...) from the symbol table.'],
+    ['refs', 'reference', 'References to a name (call sites, imports, exports) from the symbol table.'],
+  ] as const) {
+    program
+      .command(command)
+      .description(what)
+      .argument('<name>', 'exact identifier, e.g. parseHeaders')
+      .option('--project <path>', 'indexed project directory (default: current directory)')
+      .option('--data-dir <dir>', 'where the index is stored')
+      .option('-n, --limit <n>', 'rows at most (default 100)', parsePositiveInt)
+      .option('--path <prefix>', 'only rows under this repo-relative path prefix')
+      .option('--json', 'print {"results":[{path,startLine,endLine,kind,name,enclosing}]} on stdout and nothing else')
+      .action(async (name: string, opts) => {
+        await runSymbolsCommand(role, name, opts);
+      });
+  }
 
   const embedder = program.command('embedder').description('Manage the local embedding server.');
   embedder

@@ -1,4 +1,4 @@
-import type { Chunk, FileRecord, Logger } from '@monorag/shared';
+import type { Chunk, CodeSymbol, FileRecord, Logger } from '@monorag/shared';
 import type { Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
@@ -80,13 +80,15 @@ export interface IndexReport {
 interface PendingFile {
   record: FileRecord;
   chunks: Chunk[];
+  /** Definitions and references, written in the same transaction as the chunks. */
+  symbols: CodeSymbol[];
   isNew: boolean;
 }
 
 /**
  * Brings the index of `root` up to date with the tree: walks the project, compares content hashes
  * with the manifest, deletes files that left the tree, and chunks, embeds (through the cache) and
- * writes each added or changed file. A file's chunks and manifest entry are written in one store
+ * writes each added or changed file. A file's chunks, symbols and manifest entry are written in one store
  * transaction, so an interrupted run leaves every file either fully old or fully new, and the next
  * run resumes where it stopped. Unreadable files are skipped and keep their previous index entry.
  * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; files written before the failure stay indexed.
@@ -130,7 +132,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       const fileVectors = vectors.slice(offset, offset + file.chunks.length);
       offset += file.chunks.length;
       file.record.indexedAt = Date.now();
-      await store.writeFile(file.record, file.chunks, fileVectors);
+      await store.writeFile(file.record, file.chunks, fileVectors, file.symbols);
       if (file.isNew) report.added++;
       else report.changed++;
       report.chunksWritten += file.chunks.length;
@@ -180,20 +182,12 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       report.unchanged++;
       continue;
     }
-    const chunks = chunker.chunk(file.path, read.text);
+    const { chunks, symbols, language, fallback } = chunker.analyse(file.path, read.text);
     progress.filesToIndex++;
-    pending.push({
-      record: {
-        path: file.path,
-        contentHash: read.contentHash,
-        size: file.size,
-        language: chunker.languageOf(file.path, read.text),
-        chunkCount: chunks.length,
-        indexedAt: 0,
-      },
-      chunks,
-      isNew: previous === undefined,
-    });
+    const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: 0 };
+    // Files of a code language chunked by windows (minified, parse time-out, no grammar) say why; `monorag status` lists them.
+    if (fallback !== null) record.fallback = fallback;
+    pending.push({ record, chunks, symbols, isNew: previous === undefined });
     pendingChunks += chunks.length;
     if (pendingChunks >= batchChunks) await flush();
     else if (progress.filesScanned % 50 === 0) onProgress?.({ ...progress, phase: 'index' });

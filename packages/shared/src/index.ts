@@ -1,5 +1,5 @@
 // Public surface of @monorag/shared: named exports only.
-export type { Chunk, ChunkKind, FileRecord, IndexIdentity, ScoredChunk, SearchHit } from './types.js';
+export type { Chunk, ChunkKind, CodeSymbol, FileRecord, IndexIdentity, ScoredChunk, SearchHit, SymbolHit, SymbolRole } from './types.js';
 export { ErrorCode, MonoragError, errorMessage, isMonoragError } from './errors.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export {

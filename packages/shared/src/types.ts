@@ -55,6 +55,11 @@ export interface FileRecord {
   chunkCount: number;
   /** Milliseconds since the Unix epoch when the file was indexed. */
   indexedAt: number;
+  /**
+   * Why the file was chunked by line windows only (the chunker's `FallbackReason`, e.g. `no-grammar`,
+   * `minified`, `parse-timeout`); absent when its language's own strategy was used.
+   */
+  fallback?: string;
 }
 
 /** A chunk returned by a store query together with its score. */
@@ -89,4 +94,34 @@ export interface IndexIdentity {
   dim: number;
   /** Chunker version string, bumped whenever chunk boundaries or headers can change. */
   chunkerVersion: string;
+}
+
+/** Whether a symbol row is where a name is defined or where it is used. */
+export type SymbolRole = 'definition' | 'reference';
+
+/** One row of the symbol table of a file: a definition, or a reference (call site, import, export). */
+export interface CodeSymbol {
+  /** The identifier, e.g. `parseHeaders` (for `a.b.parseHeaders(...)` the last part). */
+  name: string;
+  /**
+   * For a definition, its kind: `function`, `method`, `class`, `interface`, `type`, `enum`, `module`.
+   * For a reference: `call` (call site, `new X()`), `import` or `export`.
+   */
+  kind: string;
+  role: SymbolRole;
+  /** First line, 1-based inclusive: the definition (with its body), or the reference itself. */
+  startLine: number;
+  /** Last line, 1-based inclusive. */
+  endLine: number;
+  /**
+   * For a definition, its enclosing scopes joined by `.` (e.g. `Client` for a method), or null at top level.
+   * For a reference, the function or method that contains it (qualified the same way), or null at top level.
+   */
+  enclosing: string | null;
+}
+
+/** A symbol row with the file it is in, as `monorag symbols` / `monorag refs --json` print it. */
+export interface SymbolHit extends CodeSymbol {
+  /** Repo-relative POSIX path. */
+  path: string;
 }

@@ -1,4 +1,4 @@
-import type { Chunk, FileRecord, IndexIdentity, ScoredChunk } from '@monorag/shared';
+import type { Chunk, CodeSymbol, FileRecord, IndexIdentity, ScoredChunk, SymbolHit, SymbolRole } from '@monorag/shared';
 
 /** Filters applied inside a store query (before the limit). */
 export interface SearchFilter {
@@ -13,6 +13,16 @@ export interface QueryOptions {
   /** Number of results, at most. */
   limit: number;
   filter?: SearchFilter;
+}
+
+/** A symbol-table query: rows of one role whose name is exactly `name`. */
+export interface SymbolQuery {
+  name: string;
+  role: SymbolRole;
+  /** Rows at most. */
+  limit: number;
+  /** Only rows whose path starts with this repo-relative POSIX prefix. */
+  pathPrefix?: string;
 }
 
 /** Counts of what the store holds. */
@@ -33,11 +43,18 @@ export interface ChunkStore {
   /** The manifest entry of `path`, if indexed. */
   getFile(path: string): Promise<FileRecord | undefined>;
   /**
-   * Replaces every chunk of `file.path` with `chunks` (vectors[i] belongs to chunks[i]) and writes the
-   * manifest entry, atomically: a crash leaves either the old or the new state, never a mix.
+   * Replaces every chunk of `file.path` with `chunks` (vectors[i] belongs to chunks[i]), its symbol rows
+   * with `symbols` (default none), and writes the manifest entry, atomically: a crash leaves either the
+   * old or the new state, never a mix.
    */
-  writeFile(file: FileRecord, chunks: Chunk[], vectors: Float32Array[]): Promise<void>;
-  /** Removes the file's chunks and manifest entry; a no-op for an unknown path. */
+  writeFile(file: FileRecord, chunks: Chunk[], vectors: Float32Array[], symbols?: readonly CodeSymbol[]): Promise<void>;
+  /**
+   * Symbol rows (definitions or references) named exactly `query.name`, ordered by path and line.
+   * Optional while not every implementation stores symbols (the SQLite store does); a store without it
+   * ignores `writeFile`'s symbols and `FileRecord.fallback`, and the contract suite skips those tests.
+   */
+  findSymbols?(query: SymbolQuery): Promise<SymbolHit[]>;
+  /** Removes the file's chunks, symbols and manifest entry; a no-op for an unknown path. */
   deleteFile(path: string): Promise<void>;
   /** Nearest chunks by cosine similarity (score in [-1, 1], higher is better). */
   searchDense(vector: Float32Array, options: QueryOptions): Promise<ScoredChunk[]>;

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
-import { ErrorCode, MonoragError, type Chunk, type FileRecord, type IndexIdentity, type Logger } from '@monorag/shared';
-import type { ChunkStore, QueryOptions, StoreStats } from './chunk-store.js';
-import { chunkColumns, rowToChunk, rowToFile, type ChunkRow, type FileRow } from './sqlite/chunk-row.js';
+import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, type IndexIdentity, type Logger, type SymbolHit } from '@monorag/shared';
+import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-store.js';
+import { chunkColumns, rowToChunk, rowToFile, rowToSymbol, type ChunkRow, type FileRow, type SymbolRow } from './sqlite/chunk-row.js';
+import { prefixRange } from './sqlite/prefix-range.js';
 import { getCachedRows, putCachedRows } from './sqlite/embedding-cache.js';
 import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
 import { migrate } from './sqlite/migrations.js';
@@ -27,6 +28,7 @@ export interface SqliteStoreOptions {
 
 /** The embedded {@link ChunkStore}: one SQLite file with sqlite-vec vectors and an FTS5 index. */
 export interface SqliteStore extends ChunkStore {
+  findSymbols(query: SymbolQuery): Promise<SymbolHit[]>;
   /** Path of the SQLite file. */
   readonly file: string;
 }
@@ -86,10 +88,23 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
         return row && rowToFile(row);
       }),
 
-    writeFile: (record: FileRecord, chunks: Chunk[], vectors: Float32Array[]) =>
+    writeFile: (record: FileRecord, chunks: Chunk[], vectors: Float32Array[], symbols?: readonly CodeSymbol[]) =>
       guard(`store ${record.path}`, () => {
         validateWrite(identity, record, chunks, vectors);
-        db.transaction(() => writeFileRows(db, record, chunks, vectors)).immediate();
+        db.transaction(() => writeFileRows(db, record, chunks, vectors, symbols)).immediate();
+      }),
+
+    findSymbols: ({ name, role, limit, pathPrefix }: SymbolQuery) =>
+      guard('read the symbol table', () => {
+        checkLimit(limit, Number.MAX_SAFE_INTEGER);
+        const range = pathPrefix ? prefixRange(pathPrefix) : undefined;
+        const where = range ? ' AND path >= @low AND path < @high' : '';
+        const params = range ? { name, role, limit, low: range.low, high: range.high } : { name, role, limit };
+        return (
+          db
+            .prepare(`SELECT * FROM symbols WHERE name = @name AND role = @role${where} ORDER BY path, start_line, end_line LIMIT @limit`)
+            .all(params) as SymbolRow[]
+        ).map(rowToSymbol);
       }),
 
     deleteFile: (path) =>

@@ -53,6 +53,8 @@ export interface NamedRule {
   body?: BodyKind;
   ownerField?: string;
   kindByField?: { field: string; kinds: Record<string, DefinitionKind> };
+  /** Only a definition when it has a body (C `struct x { ... }`, not the type use `struct x *p`). */
+  requireBody?: boolean;
 }
 
 /** Node types and rules of a tree-sitter grammar that the syntax planner needs. */

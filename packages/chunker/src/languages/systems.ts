@@ -49,9 +49,9 @@ export const RUST: LanguageSpec = {
 
 const C_DEFINITIONS = {
   function_definition: { shape: 'named', kind: 'function', nameField: 'declarator', nameDescend: 'declarator', splitQualified: true, body: 'statements' },
-  struct_specifier: { shape: 'named', kind: 'class', body: 'members' },
-  union_specifier: { shape: 'named', kind: 'class', body: 'members' },
-  enum_specifier: { shape: 'named', kind: 'enum' },
+  struct_specifier: { shape: 'named', kind: 'class', body: 'members', requireBody: true },
+  union_specifier: { shape: 'named', kind: 'class', body: 'members', requireBody: true },
+  enum_specifier: { shape: 'named', kind: 'enum', requireBody: true },
   type_definition: { shape: 'named', kind: 'type', nameField: 'declarator', nameDescend: 'declarator' },
 } as const;
 
@@ -76,7 +76,7 @@ export const CPP: LanguageSpec = {
     grammar: 'tree-sitter-cpp.wasm',
     definitions: {
       ...C_DEFINITIONS,
-      class_specifier: { shape: 'named', kind: 'class', body: 'members' },
+      class_specifier: { shape: 'named', kind: 'class', body: 'members', requireBody: true },
       namespace_definition: { shape: 'named', kind: 'namespace', body: 'members' },
       template_declaration: { shape: 'wrapper', fields: [] },
       linkage_specification: { shape: 'wrapper', fields: ['body'] },

@@ -1,5 +1,34 @@
+import type { FileRecord } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { createProjectContext } from '../project-context.js';
+
+/** Files chunked by line windows only, by reason (`no-grammar`, `minified`, ...) then language, with a few example paths. */
+export interface FallbackSummary {
+  files: number;
+  byReason: { reason: string; language: string; files: number; examples: string[] }[];
+}
+
+/** Groups manifest entries that carry a fallback reason. */
+export function fallbackSummary(files: readonly FileRecord[]): FallbackSummary {
+  const groups = new Map<string, { reason: string; language: string; files: number; examples: string[] }>();
+  let total = 0;
+  for (const file of files) {
+    if (file.fallback === undefined) continue;
+    total++;
+    const key = `${file.fallback}\0${file.language}`;
+    const group = groups.get(key) ?? { reason: file.fallback, language: file.language, files: 0, examples: [] };
+    group.files++;
+    if (group.examples.length < 3) group.examples.push(file.path);
+    groups.set(key, group);
+  }
+  return { files: total, byReason: [...groups.values()].sort((a, b) => b.files - a.files || a.reason.localeCompare(b.reason)) };
+}
+
+function formatFallbacks(summary: FallbackSummary): string {
+  if (summary.files === 0) return 'none';
+  const parts = summary.byReason.map((g) => `${g.files} ${g.language} (${g.reason}${g.reason === 'no-grammar' ? '' : `: ${g.examples.join(', ')}`})`);
+  return `${summary.files} files: ${parts.join('; ')}`;
+}
 
 /** `monorag status`: what the index holds and how fresh it is. */
 export async function runStatusCommand(options: { project?: string; dataDir?: string; json?: boolean }): Promise<void> {
@@ -7,7 +36,8 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
   const index = await openRetriever(context);
   try {
     const freshness = await index.readFreshness();
-    const status = { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness };
+    const fallbacks = fallbackSummary(await index.store.listFiles());
+    const status = { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks };
     if (options.json) {
       process.stdout.write(`${JSON.stringify(status)}\n`);
       return;
@@ -16,7 +46,8 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
       `Project: ${status.root}\nIndex: ${status.indexFile}\n` +
         `Model: ${status.identity.model} (${status.identity.dim} dims), chunker ${status.identity.chunkerVersion}\n` +
         `Files: ${status.files}, chunks: ${status.chunks}\n` +
-        `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n`,
+        `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
+        `Line-window fallback: ${formatFallbacks(fallbacks)}\n`,
     );
   } finally {
     await index.close();

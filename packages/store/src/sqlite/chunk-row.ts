@@ -1,4 +1,4 @@
-import type { Chunk, ChunkKind, FileRecord } from '@monorag/shared';
+import type { Chunk, ChunkKind, FileRecord, SymbolHit, SymbolRole } from '@monorag/shared';
 
 /** Columns of `chunks` selected by every query that returns chunks, prefixed by `alias.`. */
 export function chunkColumns(alias: string): string {
@@ -47,16 +47,43 @@ export interface FileRow {
   language: string;
   chunk_count: number;
   indexed_at: number;
+  fallback: string | null;
 }
 
-/** The FileRecord of a manifest row. */
+/** The FileRecord of a manifest row; `fallback` is present only when the row has one. */
 export function rowToFile(row: FileRow): FileRecord {
-  return {
+  const file: FileRecord = {
     path: row.path,
     contentHash: row.content_hash,
     size: row.size,
     language: row.language,
     chunkCount: row.chunk_count,
     indexedAt: row.indexed_at,
+  };
+  if (row.fallback !== null && row.fallback !== undefined) file.fallback = row.fallback;
+  return file;
+}
+
+/** A `symbols` row as better-sqlite3 returns it. */
+export interface SymbolRow {
+  path: string;
+  role: string;
+  name: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+  enclosing: string | null;
+}
+
+/** The SymbolHit of a `symbols` row. */
+export function rowToSymbol(row: SymbolRow): SymbolHit {
+  return {
+    path: row.path,
+    name: row.name,
+    kind: row.kind,
+    role: row.role as SymbolRole,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    enclosing: row.enclosing,
   };
 }

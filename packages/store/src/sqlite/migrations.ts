@@ -21,6 +21,11 @@ interface Migration {
  *   `tokenchars '-_$'` and `remove_diacritics 0`.
  * - `embedding_cache(model, content_hash, vector)`: Float32 little-endian blobs.
  *
+ * Version 2 (symbol table):
+ * - `files.fallback`: why the file was chunked by line windows only (null when it was not).
+ * - `symbols(path, role, name, kind, start_line, end_line, enclosing)`: definitions and references of
+ *   each file, replaced with its chunks; indexed by (name, role) for `monorag symbols` / `refs`.
+ *
  * The vec0 table `chunks_vec` depends on the dimension, so it is created when the identity is first
  * recorded (see `recordIdentity`), not here.
  */
@@ -65,6 +70,25 @@ export const MIGRATIONS: readonly Migration[] = [
           vector BLOB NOT NULL,
           PRIMARY KEY (model, content_hash)
         ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    version: 2,
+    up(db) {
+      db.exec(`
+        ALTER TABLE files ADD COLUMN fallback TEXT;
+        CREATE TABLE symbols (
+          path TEXT NOT NULL,
+          role TEXT NOT NULL CHECK (role IN ('definition', 'reference')),
+          name TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          start_line INTEGER NOT NULL,
+          end_line INTEGER NOT NULL,
+          enclosing TEXT
+        );
+        CREATE INDEX symbols_name ON symbols (name, role);
+        CREATE INDEX symbols_path ON symbols (path);
       `);
     },
   },

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ErrorCode, MonoragError, type Chunk, type FileRecord, type IndexIdentity } from '@monorag/shared';
+import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, type IndexIdentity } from '@monorag/shared';
 import { ftsColumns } from './fts-text.js';
 import { encodeVector } from './vector-codec.js';
 
@@ -36,15 +36,28 @@ export function deleteChunksOfPath(db: Database.Database, path: string): void {
     deleteFts.run(rowid);
   }
   db.prepare('DELETE FROM chunks WHERE path = ?').run(path);
+  db.prepare('DELETE FROM symbols WHERE path = ?').run(path);
 }
 
 /**
- * Replaces the chunks of `file.path` and upserts its manifest row; runs inside the caller's
+ * Replaces the chunks and symbols of `file.path` and upserts its manifest row; runs inside the caller's
  * transaction (so a failure half-way rolls everything back). The manifest's `chunk_count` is the
  * number of chunks written, whatever `file.chunkCount` said.
  */
-export function writeFileRows(db: Database.Database, file: FileRecord, chunks: Chunk[], vectors: Float32Array[]): void {
+export function writeFileRows(
+  db: Database.Database,
+  file: FileRecord,
+  chunks: Chunk[],
+  vectors: Float32Array[],
+  symbols: readonly CodeSymbol[] = [],
+): void {
   deleteChunksOfPath(db, file.path);
+  const insertSymbol = db.prepare(`
+    INSERT INTO symbols (path, role, name, kind, start_line, end_line, enclosing)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  for (const symbol of symbols) {
+    insertSymbol.run(file.path, symbol.role, symbol.name, symbol.kind, symbol.startLine, symbol.endLine, symbol.enclosing);
+  }
   const insertChunk = db.prepare(`
     INSERT INTO chunks (id, path, language, start_line, end_line, kind, symbol, scopes, header, content, content_hash)
     VALUES (@id, @path, @language, @startLine, @endLine, @kind, @symbol, @scopes, @header, @content, @contentHash)`);
@@ -58,14 +71,16 @@ export function writeFileRows(db: Database.Database, file: FileRecord, chunks: C
     insertFts.run(rowid, fts.symbol, fts.path, fts.body);
   });
   db.prepare(`
-    INSERT INTO files (path, content_hash, size, language, chunk_count, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
+    INSERT INTO files (path, content_hash, size, language, chunk_count, indexed_at, fallback) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (path) DO UPDATE SET content_hash = excluded.content_hash, size = excluded.size,
-      language = excluded.language, chunk_count = excluded.chunk_count, indexed_at = excluded.indexed_at`).run(
+      language = excluded.language, chunk_count = excluded.chunk_count, indexed_at = excluded.indexed_at,
+      fallback = excluded.fallback`).run(
     file.path,
     file.contentHash,
     file.size,
     file.language,
     chunks.length,
     file.indexedAt,
+    file.fallback ?? null,
   );
 }

@@ -1,0 +1,130 @@
+import type { CodeSymbol } from '@monorag/shared';
+import type { Query, Tree } from 'web-tree-sitter';
+import { lastRowOf } from './collect-items.js';
+import type { SyntaxSpec } from './languages/language-spec.js';
+import { resolveDefinition, type Definition } from './resolve-definition.js';
+
+/** Most symbol rows kept per file (a generated file can hold hundreds of thousands of calls). */
+export const MAX_SYMBOLS_PER_FILE = 20_000;
+/** Most syntax nodes visited per file while looking for definitions. */
+const MAX_VISITED_NODES = 2_000_000;
+
+interface Scope {
+  /** End byte of the definition's node: the scope is open while the walk is before it. */
+  endIndex: number;
+  qualified: string;
+  /** Index in `functions` of this scope when it is a function, else of the function around it, or -1. */
+  functionIndex: number;
+  isFunction: boolean;
+  /** A class, interface, enum or object: functions directly inside are methods. */
+  hasMethods: boolean;
+}
+
+interface FunctionRange {
+  start: number;
+  end: number;
+  qualified: string;
+  /** Index of the function around this one, or -1. */
+  parent: number;
+}
+
+function definitionKind(def: Definition, owner: Scope | undefined): string {
+  if (def.kind === 'function') return owner?.hasMethods || def.ownerScopes.length > 0 ? 'method' : 'function';
+  if (def.kind === 'namespace' || def.kind === 'object') return 'module';
+  return def.kind;
+}
+
+/**
+ * The symbol table of one parsed file: definitions found by the language's definition rules (the
+ * same rules that shape chunks; `callback` pseudo-definitions are left out) with their enclosing scopes,
+ * and references matched by `query` (see `REFERENCE_QUERIES`), each with the innermost function that
+ * contains it. A reference on a definition's signature row with the definition's name is dropped, so a
+ * definition is never reported as a call. The walk is iterative (deep nesting cannot overflow the stack)
+ * and bounded: at most `MAX_SYMBOLS_PER_FILE` rows.
+ */
+export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null): CodeSymbol[] {
+  const symbols: CodeSymbol[] = [];
+  const definitionNames = new Set<string>();
+  const functions: FunctionRange[] = [];
+  const scopes: Scope[] = [];
+  const cursor = tree.walk();
+  let visited = 0;
+  try {
+    walk: for (;;) {
+      const node = cursor.currentNode;
+      while (scopes.length > 0 && node.startIndex >= (scopes[scopes.length - 1] as Scope).endIndex) scopes.pop();
+      if (spec.definitions[node.type] !== undefined && symbols.length < MAX_SYMBOLS_PER_FILE) {
+        const def = resolveDefinition(node, spec);
+        const key = def ? `${def.signatureRow}:${def.name}` : '';
+        if (def && def.kind !== 'callback' && !definitionNames.has(key)) {
+          const owner = scopes[scopes.length - 1];
+          const ownerParts = [...(owner ? [owner.qualified] : []), ...def.ownerScopes];
+          const qualified = [...ownerParts, def.name].join('.');
+          definitionNames.add(key);
+          symbols.push({
+            name: def.name,
+            kind: definitionKind(def, owner),
+            role: 'definition',
+            startLine: node.startPosition.row + 1,
+            endLine: lastRowOf(node) + 1,
+            enclosing: ownerParts.length > 0 ? ownerParts.join('.') : null,
+          });
+          const isFunction = def.kind === 'function';
+          let functionIndex = owner?.functionIndex ?? -1;
+          if (isFunction) {
+            functions.push({ start: node.startIndex, end: node.endIndex, qualified, parent: functionIndex });
+            functionIndex = functions.length - 1;
+          }
+          const hasMethods = def.kind === 'class' || def.kind === 'interface' || def.kind === 'enum' || def.kind === 'object';
+          scopes.push({ endIndex: node.endIndex, qualified, functionIndex, isFunction, hasMethods });
+        }
+      }
+      if (++visited > MAX_VISITED_NODES) break;
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) break walk;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  if (query === null) return symbols;
+
+  for (const capture of query.captures(tree.rootNode)) {
+    if (symbols.length >= MAX_SYMBOLS_PER_FILE) break;
+    const node = capture.node;
+    const row = node.startPosition.row;
+    if (definitionNames.has(`${row}:${node.text}`)) continue;
+    symbols.push({
+      name: node.text,
+      kind: capture.name,
+      role: 'reference',
+      startLine: row + 1,
+      endLine: node.endPosition.row + 1,
+      enclosing: enclosingFunction(functions, node.startIndex, node.endIndex),
+    });
+  }
+  return symbols;
+}
+
+/** Qualified name of the innermost function holding bytes `start..end`; `functions` is in document order. */
+function enclosingFunction(functions: readonly FunctionRange[], start: number, end: number): string | null {
+  let low = 0;
+  let high = functions.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if ((functions[mid] as FunctionRange).start <= start) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  while (found >= 0) {
+    const fn = functions[found] as FunctionRange;
+    if (fn.start <= start && end <= fn.end) return fn.qualified;
+    found = fn.parent;
+  }
+  return null;
+}

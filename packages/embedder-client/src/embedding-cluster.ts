@@ -33,8 +33,8 @@ export interface EmbeddingServerOptions {
   port?: number;
   /** `fake` (hash vectors, loads in ms) or `sentence-transformers` (the real all-MiniLM-L6-v2). */
   modelImpl?: 'fake' | 'sentence-transformers';
-  /** Extra `EMBEDDING_*` variables, e.g. `{ EMBEDDING_TORCH_THREADS: '1' }`. */
-  env?: Record<string, string>;
+  /** The child's whole environment, e.g. `{ ...process.env, EMBEDDING_TORCH_THREADS: '1' }`; unset inherits this process's. */
+  env?: NodeJS.ProcessEnv;
   /** How long to wait for `GET /ready`, in ms. */
   startupMs?: number;
 }
@@ -58,7 +58,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms: number, 
 export async function startEmbeddingServer({
   port,
   modelImpl = 'fake',
-  env = {},
+  env,
   startupMs = 180_000,
 }: EmbeddingServerOptions = {}): Promise<EmbeddingServerProcess> {
   const serverDir = defaultServerDir();
@@ -66,7 +66,7 @@ export async function startEmbeddingServer({
   const child = spawn(
     defaultPython(serverDir),
     ['-m', 'monorag_embedding_server', '--port', String(chosen), '--model-impl', modelImpl, '--log-level', 'warning'],
-    { cwd: path.join(serverDir, 'src'), env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: path.join(serverDir, 'src'), env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -19,7 +19,7 @@ import { createHttpEmbedder } from './http-embedder.js';
 
 const EMBED_OK = 'embedding_requests_total{endpoint="/embed",status="200"}';
 const TEXTS = ['parse the HTTP headers', 'open a TCP connection', 'bake bread', 'read the config file', 'retry with backoff'];
-const SERVER_ENV = { EMBEDDING_FAKE_DELAY_MS: '20' };
+const SERVER_ENV = { ...process.env, EMBEDDING_FAKE_DELAY_MS: '20' };
 
 async function embedCount(server: EmbeddingServerProcess): Promise<number> {
   return metricValue(await (await fetch(`${server.url}/metrics`)).text(), EMBED_OK);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Embedder } from '@monorag/embedder-client';
+import { currentCommit, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { openSqliteStore, type ChunkStore } from '@monorag/store';
@@ -16,17 +17,18 @@ export interface OpenIndex {
 
 /**
  * Opens a project's index for reading and wires the retriever. The embedder is connected on the
- * first dense query only, and checked against the index identity then.
+ * first dense query only, and checked against the index identity then. `existing` reuses a store
+ * already open (e.g. the indexer's, in `serve --watch`); closing the result then closes it.
  * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed.
  */
-export async function openRetriever(context: ProjectContext): Promise<OpenIndex> {
-  if (!existsSync(context.storeFile)) {
+export async function openRetriever(context: ProjectContext, existing?: ChunkStore): Promise<OpenIndex> {
+  if (!existing && !existsSync(context.storeFile)) {
     throw new MonoragError(
       ErrorCode.INDEX_NOT_FOUND,
       `No index for ${context.root} (looked for ${context.storeFile}). Run \`monorag index ${context.root}\` first.`,
     );
   }
-  const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
+  const store = existing ?? (await openSqliteStore({ file: context.storeFile, logger: context.logger }));
   let checked: Promise<Embedder> | undefined;
   const getEmbedder = (): Promise<Embedder> => {
     checked ??= (async () => {
@@ -40,5 +42,12 @@ export async function openRetriever(context: ProjectContext): Promise<OpenIndex>
     return checked;
   };
   const retriever = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
-  return { store, retriever, readFreshness: () => readIndexFreshness(store), close: () => store.close() };
+  // Freshness judged against the work tree: HEAD, paths queued by git hooks, a run in another process.
+  const readFreshness = async (): Promise<IndexFreshness> =>
+    readIndexFreshness(store, {
+      headCommit: await currentCommit(context.root),
+      pendingChanges: pathQueueLength(context.dataDir),
+      indexing: indexLockHolder(context.dataDir) !== null,
+    });
+  return { store, retriever, readFreshness, close: () => store.close() };
 }

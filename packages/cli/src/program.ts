@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { runEmbedderStopCommand } from './commands/embedder-command.js';
+import { runHooksInstallCommand, runHooksUninstallCommand } from './commands/hooks-command.js';
 import { runIndexCommand } from './commands/index-command.js';
 import { runSearchCommand } from './commands/search-command.js';
 import { runServeCommand } from './commands/serve-command.js';
 import { runStatusCommand } from './commands/status-command.js';
+import { runWatchCommand } from './commands/watch-command.js';
 import { runSymbolsCommand } from './commands/symbols-command.js';
 import { parsePositiveInt } from './parse-flags.js';
 import { CLI_VERSION } from './version.js';
@@ -26,6 +28,8 @@ export function createProgram(): Command {
     .option('--rebuild', 'delete the existing index and build it anew')
     .option('--json', 'print the run report as JSON on stdout')
     .option('-q, --quiet', 'no progress output')
+    .option('--paths <paths...>', 'only these repo-relative files or directories (new, changed or deleted)')
+    .option('--from-queue', 'index the paths queued by the git hooks (used by the hooks)')
     .action(async (path: string, opts) => {
       await runIndexCommand(path, opts);
     });
@@ -50,8 +54,38 @@ export function createProgram(): Command {
     .description('Serve a project index over MCP on stdio (for Claude Code, Cursor, VS Code).')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
+    .option('--no-watch', 'do not watch the tree (by default serve builds a missing index and keeps it fresh)')
     .action(async (path: string, opts) => {
       await runServeCommand(path, opts);
+    });
+
+  program
+    .command('watch')
+    .description('Keep the index of a project fresh from file events until interrupted.')
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('--debounce-ms <n>', 'quiet time after a change before indexing (default 100)', parsePositiveInt)
+    .action(async (path: string, opts) => {
+      await runWatchCommand(path, opts);
+    });
+
+  const hooks = program.command('hooks').description('Git hooks that re-index what commits, merges, checkouts and rebases change.');
+  hooks
+    .command('install')
+    .description('Install post-commit, post-merge, post-checkout and post-rewrite hooks (chaining to existing ones).')
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('--command <cmd>', 'command that starts monorag from a hook (default: the current one)')
+    .action(async (path: string, opts) => {
+      await runHooksInstallCommand(path, opts);
+    });
+  hooks
+    .command('uninstall')
+    .description("Remove monorag's hooks and restore the hooks they chained to.")
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .action(async (path: string, opts) => {
+      await runHooksUninstallCommand(path, opts);
     });
 
   program

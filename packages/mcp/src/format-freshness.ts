@@ -1,8 +1,10 @@
 import type { IndexFreshness } from '@monorag/retriever';
 
-/** One Markdown line saying how fresh the index is. */
+/** Markdown saying how fresh the index is: one line, and a warning line when the tree has moved on. */
 export function formatFreshness(index: IndexFreshness): string {
   const when = index.indexedAt ?? 'never';
   const commit = index.indexedCommit ? `, commit ${index.indexedCommit.slice(0, 12)}` : '';
-  return `_Index: ${index.files} files, ${index.chunks} chunks, updated ${when}${commit}._`;
+  const pending = index.pendingChanges > 0 ? `, ${index.pendingChanges} change(s) pending` : '';
+  const line = `_Index: ${index.files} files, ${index.chunks} chunks, updated ${when}${commit}${pending}._`;
+  return index.warning ? `${line}\n\n> Stale index: ${index.warning}` : line;
 }

@@ -1,3 +1,4 @@
 // Public surface of @monorag/mcp: named exports only.
 export { createMcpServer, type McpServerOptions } from './mcp-server.js';
 export { fenceCode } from './fence.js';
+export type { IndexControl, IndexRunSummary, IndexStatus } from './index-control.js';

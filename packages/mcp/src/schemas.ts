@@ -18,4 +18,9 @@ export const freshnessSchema = z.object({
   indexedCommit: z.string().nullable(),
   files: z.number().int(),
   chunks: z.number().int(),
+  headCommit: z.string().nullable(),
+  pendingChanges: z.number().int(),
+  indexing: z.boolean(),
+  stale: z.boolean(),
+  warning: z.string().nullable(),
 });

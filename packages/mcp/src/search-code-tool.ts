@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Retriever } from '@monorag/retriever';
+import type { IndexFreshness, Retriever } from '@monorag/retriever';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
@@ -7,7 +7,12 @@ import { freshnessSchema, searchHitSchema } from './schemas.js';
 import { errorResult } from './tool-result.js';
 
 /** Registers `search_code`: hybrid search over the project's index. */
-export function registerSearchCodeTool(server: McpServer, retriever: Retriever, maxLimit: number): void {
+export function registerSearchCodeTool(
+  server: McpServer,
+  retriever: Retriever,
+  maxLimit: number,
+  readFreshness?: () => Promise<IndexFreshness>,
+): void {
   server.registerTool(
     'search_code',
     {
@@ -31,7 +36,9 @@ export function registerSearchCodeTool(server: McpServer, retriever: Retriever, 
     },
     async ({ query, limit, path, language }) => {
       try {
-        const response = await retriever.search({ query, limit, pathPrefix: path, language });
+        const searched = await retriever.search({ query, limit, pathPrefix: path, language });
+        // The server's freshness also knows the work tree (HEAD, pending watcher paths), the retriever's only the store.
+        const response = readFreshness ? { ...searched, index: await readFreshness() } : searched;
         const parts = response.results.map(
           (hit, i) =>
             `### ${i + 1}. ${hit.path}:${hit.startLine}-${hit.endLine}${hit.symbol ? ` \`${hit.symbol}\`` : ''} (${hit.kind}, score ${hit.score})\n` +

@@ -1,9 +1,7 @@
-import { createChunker } from '@monorag/chunker';
-import { addGitExclude, indexProject, type IndexReport } from '@monorag/indexer';
-import { deleteStoreFiles, openSqliteStore } from '@monorag/store';
-import { createProjectEmbedder } from '../embedder-factory.js';
+import { indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
 import { createProgressReporter } from '../progress-reporter.js';
-import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
+import { createProjectContext } from '../project-context.js';
+import { openProjectIndexer } from '../project-indexer.js';
 
 /** Options of `monorag index`. */
 export interface IndexCommandOptions {
@@ -12,44 +10,43 @@ export interface IndexCommandOptions {
   rebuild?: boolean;
   json?: boolean;
   quiet?: boolean;
+  /** Only these repo-relative paths (incremental mode). */
+  paths?: string[];
+  /** Index the paths git hooks queued in the data directory; exits at once when another indexer holds the lock. */
+  fromQueue?: boolean;
 }
 
-/** `monorag index [path]`: builds or updates the project's index; prints a summary (or JSON) on stdout. */
-export async function runIndexCommand(project: string | undefined, options: IndexCommandOptions): Promise<IndexReport> {
+/**
+ * `monorag index [path]`: builds or updates the project's index under the project's lock; prints a
+ * summary (or JSON) on stdout. With `--paths` only those paths are brought up to date; with
+ * `--from-queue` the paths queued by git hooks (returns null when another process holds the lock,
+ * since that process picks up the queue).
+ */
+export async function runIndexCommand(project: string | undefined, options: IndexCommandOptions): Promise<IndexReport | null> {
   const context = createProjectContext({
     project,
     argName: '<path>',
     overrides: { dataDir: options.dataDir, index: { maxFileBytes: options.maxFileBytes } },
   });
-  ensureDataDir(context);
-  const ignorePattern = dataDirIgnorePattern(context);
-  if (ignorePattern) await addGitExclude(context.root, ignorePattern);
-
-  const embedder = createProjectEmbedder(context);
-  const info = await embedder.info();
-  const chunker = await createChunker({ maxTokens: info.maxSeqLength });
-  const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
-  if (options.rebuild) deleteStoreFiles(context.storeFile);
-  const store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+  if (options.fromQueue && indexLockHolder(context.dataDir) !== null) {
+    if (!options.quiet) process.stderr.write('monorag: another indexer holds the lock; it will index the queued paths.\n');
+    return null;
+  }
+  const indexer = await openProjectIndexer(context, { rebuild: options.rebuild });
   const progress = createProgressReporter({ quiet: options.quiet || options.json });
   try {
-    const report = await indexProject({
-      root: context.root,
-      store,
-      chunker,
-      embedder,
-      maxFileBytes: context.config.index.maxFileBytes,
-      extraIgnores: ignorePattern ? [ignorePattern] : [],
-      logger: context.logger,
-      onProgress: (p) => progress.update(p),
-    });
+    let report = await indexer.run(options.fromQueue ? [] : options.paths, (p) => progress.update(p));
+    // Hooks that fired during the run saw the lock held and left their paths queued.
+    while (options.fromQueue && pathQueueLength(context.dataDir) > 0 && indexLockHolder(context.dataDir) === null) {
+      report = await indexer.run([]);
+    }
     progress.stop();
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {
       const secs = report.durationMs / 1000;
       process.stdout.write(
-        `Indexed ${context.root}\n` +
+        `Indexed ${context.root}${report.mode === 'paths' ? ' (given paths only)' : ''}\n` +
           `  files: ${report.files} in index (${report.added} added, ${report.changed} changed, ${report.deleted} deleted, ${report.unchanged} unchanged, ${report.skipped.length} skipped)\n` +
           `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache\n` +
           `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)\n` +
@@ -59,6 +56,6 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     return report;
   } finally {
     progress.stop();
-    await store.close();
+    await indexer.close();
   }
 }

@@ -22,13 +22,15 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
   const index = await openRetriever(context);
   try {
-    const response = await index.retriever.search({
+    const searched = await index.retriever.search({
       query,
       limit: options.limit,
       pathPrefix: options.path,
       language: options.language,
       mode: options.lexical ? 'lexical' : 'hybrid',
     });
+    // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress).
+    const response = { ...searched, index: await index.readFreshness() };
     process.stdout.write(options.json ? `${JSON.stringify(response)}\n` : formatResults(response));
     return response;
   } finally {

@@ -1,0 +1,40 @@
+import { installGitHooks, uninstallGitHooks, type GitHooksResult } from '@monorag/indexer';
+import { createProjectContext, ensureDataDir } from '../project-context.js';
+
+/** Options of `monorag hooks install|uninstall`. */
+export interface HooksCommandOptions {
+  dataDir?: string;
+  /** The command the hooks run to start monorag (default: this very process's node, flags and script). */
+  command?: string;
+}
+
+/**
+ * The argv that starts this CLI again: node, its flags (e.g. tsx's loader when run from source) and
+ * the entry script.
+ */
+function selfCommand(): string[] {
+  return [process.execPath, ...process.execArgv, process.argv[1]!];
+}
+
+function print(result: GitHooksResult): void {
+  process.stdout.write(`Hooks directory: ${result.hooksDir}\n`);
+  for (const [name, outcome] of Object.entries(result.hooks)) process.stdout.write(`  ${name}: ${outcome}\n`);
+}
+
+/** `monorag hooks install [path]`: git hooks that queue changed paths and index them in the background. */
+export async function runHooksInstallCommand(project: string | undefined, options: HooksCommandOptions): Promise<GitHooksResult> {
+  const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
+  ensureDataDir(context);
+  const command = options.command ? options.command.split(' ').filter(Boolean) : selfCommand();
+  const result = await installGitHooks({ root: context.root, dataDir: context.dataDir, command });
+  print(result);
+  return result;
+}
+
+/** `monorag hooks uninstall [path]`: removes monorag's hooks and restores the hooks they chained to. */
+export async function runHooksUninstallCommand(project: string | undefined, options: HooksCommandOptions): Promise<GitHooksResult> {
+  const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
+  const result = await uninstallGitHooks({ root: context.root });
+  print(result);
+  return result;
+}

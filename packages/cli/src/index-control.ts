@@ -1,0 +1,62 @@
+import { currentCommit, indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
+import type { IndexControl, IndexRunSummary } from '@monorag/mcp';
+import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
+import type { ChunkStore } from '@monorag/store';
+import type { ProjectContext } from './project-context.js';
+import type { WatchedProject } from './watch-project.js';
+
+/** Index state and updates for `monorag serve`, plus the freshness every tool result carries. */
+export interface ServeIndexControl extends IndexControl {
+  readFreshness(): Promise<IndexFreshness>;
+}
+
+/** Options of {@link createIndexControl}. */
+export interface IndexControlOptions {
+  context: ProjectContext;
+  /** The store the server reads. */
+  store: ChunkStore;
+  /** The watched project; with --no-watch it is created on the first sync_index (no file watcher then). */
+  watched: () => Promise<WatchedProject>;
+  /** The watched project if it exists yet (never creates one). */
+  current: () => WatchedProject | undefined;
+}
+
+function summary(report: IndexReport): IndexRunSummary {
+  const { mode, files, added, changed, deleted, unchanged, chunksEmbedded, durationMs } = report;
+  return { mode, files, added, changed, deleted, unchanged, chunksEmbedded, durationMs };
+}
+
+/** Creates the {@link ServeIndexControl} of a served project. */
+export function createIndexControl({ context, store, watched, current }: IndexControlOptions): ServeIndexControl {
+  const readFreshness = async (): Promise<IndexFreshness> => {
+    const w = current();
+    return readIndexFreshness(store, {
+      headCommit: await currentCommit(context.root),
+      pendingChanges: w ? w.pendingChanges() : pathQueueLength(context.dataDir),
+      indexing: w ? w.indexing() : indexLockHolder(context.dataDir) !== null,
+    });
+  };
+  return {
+    readFreshness,
+    async status() {
+      const w = current();
+      const s = w?.scheduler.status();
+      const watcher = w?.watcher();
+      return {
+        index: await readFreshness(),
+        watching: watcher ? watcher.mode() : 'off',
+        watchedDirectories: watcher ? watcher.watchedDirectories() : 0,
+        lastRun: s?.lastReport ? summary(s.lastReport) : null,
+        lastError: s?.lastError ?? null,
+      };
+    },
+    async sync({ paths, wait }) {
+      const w = await watched();
+      if (!wait) {
+        w.scheduler.enqueue(paths);
+        return null;
+      }
+      return summary(await w.scheduler.sync(paths));
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { createChunker } from '@monorag/chunker';
+import {
+  acquireIndexLock, addGitExclude, createIgnoreFilter, indexProject, isIgnoreRulesFile, readPathQueue,
+  type IgnoreFilter, type IndexProgress, type IndexReport,
+} from '@monorag/indexer';
+import { ErrorCode, MonoragError } from '@monorag/shared';
+import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
+import { createProjectEmbedder } from './embedder-factory.js';
+import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+
+/** A project's index opened for writing, with the pieces a watcher shares. */
+export interface ProjectIndexer {
+  store: SqliteStore;
+  /** The ignore rules the runs (and a watcher) use. */
+  filter: IgnoreFilter;
+  /**
+   * One index run under the project's cross-process lock: `paths` (repo-relative) or the whole tree
+   * when undefined, plus whatever git hooks queued in the data directory meanwhile.
+   * @throws MonoragError `STORE_FAILED` when another process held the lock for `lockWaitMs`;
+   *   the errors of {@link indexProject}.
+   */
+  run(paths?: readonly string[], onProgress?: (p: IndexProgress) => void): Promise<IndexReport>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link openProjectIndexer}. */
+export interface ProjectIndexerOptions {
+  /** Delete the existing index first. */
+  rebuild?: boolean;
+  /** How long a run waits for another process's lock, in ms; default 10 minutes. */
+  lockWaitMs?: number;
+}
+
+/**
+ * Opens (creating if needed) the project's index for writing: the embedder (connected now, to learn
+ * the model's identity), the chunker and the SQLite store, and adds the data directory to `.git/info/exclude`.
+ * @throws MonoragError `INDEX_IDENTITY_MISMATCH`, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
+ */
+export async function openProjectIndexer(context: ProjectContext, { rebuild = false, lockWaitMs = 600_000 }: ProjectIndexerOptions = {}): Promise<ProjectIndexer> {
+  ensureDataDir(context);
+  const ignorePattern = dataDirIgnorePattern(context);
+  if (ignorePattern) await addGitExclude(context.root, ignorePattern);
+  const extraIgnores = ignorePattern ? [ignorePattern] : [];
+  const embedder = createProjectEmbedder(context);
+  const info = await embedder.info();
+  const chunker = await createChunker({ maxTokens: info.maxSeqLength });
+  const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
+  if (rebuild) deleteStoreFiles(context.storeFile);
+  const store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+  const filter = createIgnoreFilter({ root: context.root, extraIgnores });
+
+  return {
+    store,
+    filter,
+    async run(paths, onProgress) {
+      const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs });
+      if (!lock) {
+        throw new MonoragError(
+          ErrorCode.STORE_FAILED,
+          `Another monorag process has been indexing ${context.root} for over ${Math.round(lockWaitMs / 1000)} s (lock ${context.dataDir}/index.lock). Wait for it or stop it.`,
+        );
+      }
+      try {
+        const queued = readPathQueue(context.dataDir);
+        const all = paths === undefined || queued.full ? undefined : [...paths, ...queued.paths];
+        if (all === undefined || all.some(isIgnoreRulesFile)) filter.reset();
+        const report = await indexProject({
+          root: context.root, store, chunker, embedder, maxFileBytes: context.config.index.maxFileBytes,
+          extraIgnores, filter, paths: all, logger: context.logger, onProgress,
+        });
+        queued.remove();
+        return report;
+      } finally {
+        lock.release();
+      }
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,36 @@
+import type { IndexFreshness } from '@monorag/retriever';
+
+/** The outcome of one index run, as the MCP tools report it. */
+export interface IndexRunSummary {
+  mode: 'full' | 'paths';
+  files: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  unchanged: number;
+  chunksEmbedded: number;
+  durationMs: number;
+}
+
+/** The state of a project's index and its updater. */
+export interface IndexStatus {
+  index: IndexFreshness;
+  /** `native` or `polling` while a file watcher runs, `off` otherwise. */
+  watching: 'native' | 'polling' | 'off';
+  /** Directories watched (0 when not watching). */
+  watchedDirectories: number;
+  lastRun: IndexRunSummary | null;
+  /** Message of the last failed run, or null. */
+  lastError: string | null;
+}
+
+/** Lets MCP tools read the index state and start updates; the CLI implements it over the indexer. */
+export interface IndexControl {
+  status(): Promise<IndexStatus>;
+  /**
+   * Starts an update of `paths` (repo-relative), or of the whole tree when omitted. With `wait`, resolves
+   * after the run that covers the request; without, as soon as it is scheduled.
+   * @throws MonoragError from the run when waiting.
+   */
+  sync(request: { paths?: string[]; wait: boolean }): Promise<IndexRunSummary | null>;
+}

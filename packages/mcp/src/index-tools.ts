@@ -1,0 +1,81 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { formatFreshness } from './format-freshness.js';
+import type { IndexControl, IndexRunSummary } from './index-control.js';
+import { freshnessSchema } from './schemas.js';
+import { errorResult } from './tool-result.js';
+
+const runSchema = z.object({
+  mode: z.enum(['full', 'paths']),
+  files: z.number().int(),
+  added: z.number().int(),
+  changed: z.number().int(),
+  deleted: z.number().int(),
+  unchanged: z.number().int(),
+  chunksEmbedded: z.number().int(),
+  durationMs: z.number(),
+});
+
+function describeRun(run: IndexRunSummary): string {
+  return `${run.mode} run: ${run.added} added, ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.`;
+}
+
+/** Registers `index_status` (read-only) and `sync_index` (starts an update, optionally waits for it). */
+export function registerIndexTools(server: McpServer, control: IndexControl): void {
+  server.registerTool(
+    'index_status',
+    {
+      title: 'Index status',
+      description: 'How fresh the index is: commit and time of the last update, pending changes, whether a file watcher runs, the last run and any error.',
+      inputSchema: {},
+      outputSchema: {
+        index: freshnessSchema,
+        watching: z.enum(['native', 'polling', 'off']),
+        watchedDirectories: z.number().int(),
+        lastRun: runSchema.nullable(),
+        lastError: z.string().nullable(),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async () => {
+      try {
+        const status = await control.status();
+        const lines = [
+          `Watching: ${status.watching}${status.watching !== 'off' ? ` (${status.watchedDirectories} directories)` : ''}.`,
+          status.lastRun ? `Last ${describeRun(status.lastRun)}` : 'No run in this server yet.',
+          ...(status.lastError ? [`Last error: ${status.lastError}`] : []),
+          formatFreshness(status.index),
+        ];
+        return { content: [{ type: 'text', text: lines.join('\n\n') }], structuredContent: { ...status } };
+      } catch (error) {
+        return errorResult(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'sync_index',
+    {
+      title: 'Update the index',
+      description:
+        'Bring the index up to date with the files on disk: the given repo-relative paths, or the whole tree. ' +
+        'With wait=true the call returns after the update has finished; otherwise it returns at once.',
+      inputSchema: {
+        paths: z.array(z.string()).max(10_000).optional().describe('Repo-relative files or directories; omit for the whole tree.'),
+        wait: z.boolean().optional().describe('Wait for the update to finish (default false).'),
+      },
+      outputSchema: { started: z.boolean(), run: runSchema.nullable(), index: freshnessSchema },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ paths, wait }) => {
+      try {
+        const run = await control.sync({ paths, wait: wait ?? false });
+        const { index } = await control.status();
+        const text = `${run ? `Finished: ${describeRun(run)}` : 'Update started.'}\n\n${formatFreshness(index)}`;
+        return { content: [{ type: 'text', text }], structuredContent: { started: true, run, index } };
+      } catch (error) {
+        return errorResult(error);
+      }
+    },
+  );
+}

@@ -1,0 +1,147 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { trace } from '@opentelemetry/api';
+import type { Logger } from '@monorag/shared';
+import { fileJobId, indexQueueName, type FileJobData } from './file-job.js';
+import { injectTraceContext, QUEUE_TRACER } from './trace-context.js';
+
+/** Options of {@link createBullmqIndexQueue}. */
+export interface BullmqIndexQueueOptions {
+  /** Redis URL, e.g. `redis://redis:6379`. */
+  redisUrl: string;
+  /** Project key; names the queue (see {@link indexQueueName}). */
+  project: string;
+  /** Attempts per job before it is kept as failed; default 5. */
+  attempts?: number;
+  /** First retry delay in ms, doubled on each attempt (BullMQ `exponential` backoff); default 1000. */
+  backoffMs?: number;
+  logger?: Logger;
+}
+
+/** A job as `monorag jobs` lists it. */
+export interface JobSummary {
+  id: string;
+  path: string;
+  state: string;
+  attemptsMade: number;
+  /** Last failure message, for failed jobs. */
+  failedReason?: string;
+  /** Milliseconds since the epoch when the job was added. */
+  timestamp: number;
+}
+
+/** Job counts by state. */
+export interface JobCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+}
+
+/** The producer side of the BullMQ indexing queue of one project. */
+export interface BullmqIndexQueue {
+  readonly name: string;
+  /**
+   * Adds one job per path (job id from project and path: a path whose job is still waiting is not
+   * added twice) inside a span `enqueue files` whose context travels in each job's data. A path whose
+   * previous job failed is retried. Returns the number of paths handed to the queue.
+   */
+  enqueue(paths: readonly string[]): Promise<number>;
+  counts(): Promise<JobCounts>;
+  /** Jobs in the given states, oldest first, at most `limit` per state. */
+  list(states: readonly ('waiting' | 'active' | 'delayed' | 'failed')[], limit?: number): Promise<JobSummary[]>;
+  /** Moves every failed job back to waiting; returns how many. */
+  retryFailed(): Promise<number>;
+  /** Resolves when no job is waiting, delayed or active (polling every `pollMs`); failed jobs do not block. */
+  drained(pollMs?: number): Promise<JobCounts>;
+  close(): Promise<void>;
+}
+
+/** A Redis connection as BullMQ needs it: `maxRetriesPerRequest: null` so blocking commands never give up. */
+export function createRedisConnection(redisUrl: string): Redis {
+  return new Redis(redisUrl, { maxRetriesPerRequest: null });
+}
+
+/**
+ * The BullMQ queue of `project`'s file jobs. Jobs: `attempts` with exponential backoff; completed jobs
+ * are removed (the index is the record of success); failed jobs are kept for `monorag jobs`.
+ */
+export function createBullmqIndexQueue({ redisUrl, project, attempts = 5, backoffMs = 1000, logger }: BullmqIndexQueueOptions): BullmqIndexQueue {
+  const connection = createRedisConnection(redisUrl);
+  const name = indexQueueName(project);
+  const queue = new Queue<FileJobData>(name, {
+    connection,
+    defaultJobOptions: { attempts, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: false },
+  });
+  const counts = async (): Promise<JobCounts> => {
+    const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
+  };
+
+  return {
+    name,
+    enqueue: (paths) =>
+      trace.getTracer(QUEUE_TRACER).startActiveSpan('enqueue files', { attributes: { 'monorag.project': project, 'monorag.files': paths.length } }, async (span) => {
+        try {
+          const carrier = injectTraceContext();
+          const ids = new Set<string>();
+          for (let i = 0; i < paths.length; i += 500) {
+            const jobs = paths.slice(i, i + 500).map((path) => {
+              const jobId = fileJobId(project, path);
+              ids.add(jobId);
+              return { name: 'index-file', data: { project, path, trace: carrier }, opts: { jobId } };
+            });
+            await queue.addBulk(jobs);
+          }
+          // A failed job keeps its id, so adding again was a no-op: retry it instead.
+          for (const job of await queue.getJobs(['failed'])) {
+            if (job.id !== undefined && ids.has(job.id)) await queue.getJob(job.id).then((j) => j?.retry('failed'));
+          }
+          logger?.info({ queue: name, files: paths.length }, 'file jobs enqueued');
+          return paths.length;
+        } finally {
+          span.end();
+        }
+      }),
+    counts,
+    list: async (states, limit = 100) => {
+      const out: JobSummary[] = [];
+      for (const state of states) {
+        for (const job of await queue.getJobs([state], 0, limit - 1, true)) {
+          out.push({
+            id: String(job.id),
+            path: job.data.path,
+            state,
+            attemptsMade: job.attemptsMade,
+            ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+            timestamp: job.timestamp,
+          });
+        }
+      }
+      return out;
+    },
+    retryFailed: async () => {
+      let retried = 0;
+      for (const summary of await queue.getJobs(['failed'])) {
+        const job = summary.id === undefined ? undefined : await queue.getJob(summary.id);
+        if (job) {
+          await job.retry('failed');
+          retried++;
+        }
+      }
+      return retried;
+    },
+    drained: async (pollMs = 250) => {
+      for (;;) {
+        const c = await counts();
+        if (c.waiting + c.active + c.delayed === 0) return c;
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    },
+    close: async () => {
+      await queue.close();
+      await connection.quit();
+    },
+  };
+}

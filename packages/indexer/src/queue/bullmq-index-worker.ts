@@ -1,0 +1,80 @@
+import { Worker, type Job } from 'bullmq';
+import type { Logger } from '@monorag/shared';
+import type { FileJobData, FileJobProgress, FileJobResult } from './file-job.js';
+import { indexQueueName } from './file-job.js';
+import { createRedisConnection } from './bullmq-index-queue.js';
+import { withJobSpan } from './trace-context.js';
+
+/** Options of {@link startBullmqIndexWorker}. */
+export interface BullmqIndexWorkerOptions {
+  redisUrl: string;
+  /** Project key; the worker takes jobs of this project's queue only. */
+  project: string;
+  /** Does the work of one job, e.g. {@link indexFile} bound to this machine's store and embedder. */
+  processFile: (data: FileJobData, reportProgress: (progress: FileJobProgress) => Promise<void>) => Promise<FileJobResult>;
+  /** Jobs run at once in this process; default 2. */
+  concurrency?: number;
+  /**
+   * Milliseconds a job's lock lasts (renewed at half that while the job runs); default 30000. A job
+   * whose worker died (SIGKILL, lost machine) is found stalled after about this long and handed to
+   * another worker, up to twice; after that it fails.
+   */
+  lockMs?: number;
+  logger?: Logger;
+  /** Called after each job settles (tests, metrics). */
+  onJobDone?: (event: { data: FileJobData; result?: FileJobResult; error?: Error }) => void;
+}
+
+/** A running worker. */
+export interface BullmqIndexWorker {
+  /**
+   * Graceful shutdown: takes no new jobs and waits for the active ones to finish (`force`: returns at
+   * once; the active jobs' locks expire and another worker takes them over).
+   */
+  close(force?: boolean): Promise<void>;
+}
+
+/**
+ * Starts a BullMQ worker on `project`'s file-job queue. Each job runs in a span `index file` that
+ * continues the trace of the enqueuing span (context from the job data); progress goes to BullMQ
+ * (`job.updateProgress`, seen by QueueEvents listeners). Failures are retried by the queue's backoff.
+ */
+export async function startBullmqIndexWorker({
+  redisUrl,
+  project,
+  processFile,
+  concurrency = 2,
+  lockMs = 30_000,
+  logger,
+  onJobDone,
+}: BullmqIndexWorkerOptions): Promise<BullmqIndexWorker> {
+  const connection = createRedisConnection(redisUrl);
+  const worker = new Worker<FileJobData, FileJobResult>(
+    indexQueueName(project),
+    (job: Job<FileJobData, FileJobResult>) =>
+      withJobSpan('index file', job.data.trace ?? {}, { 'monorag.project': project, 'monorag.path': job.data.path }, async () => {
+        const result = await processFile(job.data, async (progress) => {
+          await job.updateProgress(progress as unknown as Record<string, unknown>);
+        });
+        logger?.info({ path: job.data.path, outcome: result.outcome, chunks: result.chunks, job: job.id, attempt: job.attemptsMade + 1 }, 'file job done');
+        return result;
+      }),
+    { connection, concurrency, lockDuration: lockMs, stalledInterval: Math.max(1000, Math.floor(lockMs / 2)), maxStalledCount: 2, autorun: true },
+  );
+  worker.on('completed', (job, result) => onJobDone?.({ data: job.data, result }));
+  worker.on('failed', (job, error) => {
+    logger?.warn({ path: job?.data.path, attempt: job?.attemptsMade, error: error.message }, 'file job failed');
+    if (job) onJobDone?.({ data: job.data, error });
+  });
+  worker.on('error', (error) => logger?.error({ error: error.message }, 'worker error'));
+  await worker.waitUntilReady();
+  return {
+    close: async (force = false) => {
+      await worker.close(force);
+      await connection.quit().catch((error: Error) => {
+        // Already closed by BullMQ's shutdown; nothing left to release.
+        logger?.debug({ error: error.message }, 'redis connection already closed');
+      });
+    },
+  };
+}

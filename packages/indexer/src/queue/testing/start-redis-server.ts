@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+/** A redis-server child process started by a test. */
+export interface TestRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `redis-server` (from apt; `scripts/setup.sh` installs it) on a free loopback port without
+ * persistence, and waits until it answers PING (up to 20 s).
+ * @throws Error when redis-server is missing or does not come up.
+ */
+export async function startRedisServer(binary = 'redis-server'): Promise<TestRedis> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => {
+    exited = `redis-server exited (${code ?? signal})`;
+  });
+  child.once('error', (error) => {
+    exited = `redis-server could not start: ${error.message}`;
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (exited) throw new Error(exited);
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // Refused connections are expected until the server listens; connect() rejects with the same error.
+    probe.on('error', (error: Error) => probe.emit('probe-error', error));
+    try {
+      await probe.connect();
+      if ((await probe.ping()) === 'PONG') break;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer: ${(error as Error).message}`);
+    } finally {
+      probe.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

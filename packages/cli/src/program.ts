@@ -7,6 +7,8 @@ import { runServeCommand } from './commands/serve-command.js';
 import { runStatusCommand } from './commands/status-command.js';
 import { runWatchCommand } from './commands/watch-command.js';
 import { runSymbolsCommand } from './commands/symbols-command.js';
+import { runEnqueueCommand, runJobsCommand } from './commands/jobs-command.js';
+import { runWorkerCommand } from './commands/worker-command.js';
 import { parsePositiveInt } from './parse-flags.js';
 import { CLI_VERSION } from './version.js';
 
@@ -124,6 +126,40 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the index is stored')
     .action(async (opts) => {
       await runEmbedderStopCommand(opts);
+    });
+
+  program
+    .command('worker')
+    .description('Run an indexing worker: take file jobs from the project\'s BullMQ queue (REDIS_URL) and write the configured store.')
+    .argument('[path]', 'this machine\'s checkout of the project', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('-c, --concurrency <n>', 'jobs at once in this process (default 2; env MONORAG_WORKER_CONCURRENCY)', parsePositiveInt)
+    .action(async (path: string, opts) => {
+      await (await runWorkerCommand(path, opts)).done;
+    });
+
+  const jobs = program
+    .command('jobs')
+    .description('List the project\'s queued, active and failed indexing jobs (BullMQ on REDIS_URL).')
+    .option('--project <path>', 'project directory (default: current directory)')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('--retry', 'move every failed job back to the queue first')
+    .option('-n, --limit <n>', 'jobs listed per state (default 50)', parsePositiveInt)
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      await runJobsCommand(opts);
+    });
+  jobs
+    .command('enqueue')
+    .description('Diff the tree against the index and enqueue one job per new, changed or removed file for `monorag worker`.')
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('--rebuild', 'delete the existing index first')
+    .option('--wait', 'wait until the queue is drained, then record the indexed commit')
+    .option('--json', 'print the report as JSON')
+    // `--json` and `--data-dir` may also land on `jobs` itself (commander parses a parent's options anywhere).
+    .action(async (path: string, _opts, command: Command) => {
+      await runEnqueueCommand(path, command.optsWithGlobals());
     });
 
   return program;

@@ -1,0 +1,71 @@
+import { createChunker } from '@monorag/chunker';
+import { indexFile, startBullmqIndexWorker } from '@monorag/indexer/queue';
+import { createProjectEmbedder } from '../embedder-factory.js';
+import { createProjectContext, ensureDataDir } from '../project-context.js';
+import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+
+/** Options of `monorag worker`. */
+export interface WorkerCommandOptions {
+  dataDir?: string;
+  concurrency?: number;
+}
+
+/** What a running worker command exposes (tests stop it without signals). */
+export interface RunningWorker {
+  /** Resolves when the worker has shut down. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `monorag worker [path]`: takes file jobs of the project's BullMQ queue (Redis at REDIS_URL) and
+ * indexes each under this checkout into the configured store, `queue.concurrency` jobs at a time.
+ * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces.
+ */
+export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
+  const context = createProjectContext({
+    project,
+    argName: '<path>',
+    overrides: { dataDir: options.dataDir, queue: { concurrency: options.concurrency } },
+  });
+  ensureDataDir(context);
+  const { logger, config } = context;
+  const embedder = createProjectEmbedder(context);
+  const info = await embedder.info();
+  const chunker = await createChunker({ maxTokens: info.maxSeqLength });
+  const store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
+  const key = projectKey(context);
+  const worker = await startBullmqIndexWorker({
+    redisUrl: redisUrlOf(context),
+    project: key,
+    concurrency: config.queue.concurrency,
+    lockMs: config.queue.lockSeconds * 1000,
+    logger,
+    processFile: (data, reportProgress) =>
+      indexFile({ root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, onProgress: reportProgress }),
+  });
+  process.stderr.write(`monorag worker: project ${key}, concurrency ${config.queue.concurrency}, store ${config.store.kind}; Ctrl-C stops after the active jobs.\n`);
+
+  let stopping: Promise<void> | undefined;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const stop = (force = false): Promise<void> => {
+    if (stopping && !force) return stopping;
+    stopping = (async () => {
+      await worker.close(force);
+      await store.close();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveDone();
+    })();
+    return stopping;
+  };
+  const onSignal = (): void => {
+    const force = stopping !== undefined;
+    process.stderr.write(force ? 'monorag worker: forced stop\n' : 'monorag worker: stopping after the active jobs\n');
+    stop(force).catch((error: Error) => logger.error({ error: error.message }, 'worker shutdown failed'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { done, stop: () => stop(false) };
+}

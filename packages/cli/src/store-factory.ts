@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { ErrorCode, MonoragError, type IndexIdentity } from '@monorag/shared';
+import { deleteQdrantIndex, deleteStoreFiles, openQdrantStore, openSqliteStore, type ChunkStore } from '@monorag/store';
+import type { ProjectContext } from './project-context.js';
+
+/**
+ * The project key shared by every machine working on one project: names its Qdrant collections and its
+ * BullMQ queue. `store.qdrant.project` (env `MONORAG_PROJECT`) or the project directory's name.
+ */
+export function projectKey(context: ProjectContext): string {
+  return context.config.store.qdrant.project ?? path.basename(context.root);
+}
+
+function qdrantOptions(context: ProjectContext) {
+  const { url, apiKey, collectionPrefix } = context.config.store.qdrant;
+  if (!url) {
+    throw new MonoragError(ErrorCode.CONFIG_INVALID, 'store.kind is "qdrant" but no Qdrant URL is configured: set QDRANT_URL (or store.qdrant.url in monorag.json).');
+  }
+  return { url, apiKey, collectionPrefix, project: projectKey(context), logger: context.logger };
+}
+
+/**
+ * Opens the store that configuration picks (`store.kind`): the project's SQLite file, or its Qdrant
+ * collection. With `identity` the index is created or checked; without, the stored one is adopted.
+ * @throws MonoragError `CONFIG_INVALID` (qdrant without URL), and the stores' errors.
+ */
+export async function openProjectStore(context: ProjectContext, identity?: IndexIdentity): Promise<ChunkStore> {
+  if (context.config.store.kind === 'qdrant') return openQdrantStore({ ...qdrantOptions(context), identity });
+  return openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+}
+
+/** Deletes the project's index in the configured store (for `--rebuild`). */
+export async function deleteProjectStore(context: ProjectContext): Promise<void> {
+  if (context.config.store.kind === 'qdrant') await deleteQdrantIndex(qdrantOptions(context));
+  else deleteStoreFiles(context.storeFile);
+}
+
+/** The Redis URL of the BullMQ queue. @throws MonoragError `CONFIG_INVALID` when none is configured. */
+export function redisUrlOf(context: ProjectContext): string {
+  const url = context.config.queue.redisUrl;
+  if (!url) throw new MonoragError(ErrorCode.CONFIG_INVALID, 'The BullMQ queue needs Redis: set REDIS_URL (or queue.redisUrl in monorag.json).');
+  return url;
+}

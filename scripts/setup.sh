@@ -22,6 +22,17 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   fi
 fi
 
+# redis-server: BullMQ's store for the indexing queue; the queue tests start their own on a free port.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing redis-server with apt-get"
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
+  else
+    log "redis-server is missing: install it (e.g. \`sudo apt-get install -y redis-server\`); the queue tests need it"
+  fi
+fi
+
 PNPM_VERSION=10.34.9
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   log "installing pnpm $PNPM_VERSION"

@@ -9,6 +9,12 @@ export {
   type SearchResponse,
 } from './retriever.js';
 export { reciprocalRankFusion, RRF_K } from './reciprocal-rank-fusion.js';
+export { analyseQuery, type QueryAnalysis, type QueryIntent } from './analyse-query.js';
+export { DEFAULT_RANKING, INTENT_FACTORS, PROSE_LANGUAGES, type RankingOptions } from './ranking-options.js';
+export { symbolMatches, normaliseSymbol } from './symbol-matches.js';
+export { applyIntent } from './apply-intent.js';
+export { applyFileEvidence, FILE_EVIDENCE_WEIGHT } from './apply-file-evidence.js';
+export { resolveFileScope } from './resolve-file-scope.js';
 export { readIndexFreshness, type FreshnessProbe, type IndexFreshness } from './index-freshness.js';
 export { makeSnippet } from './snippet.js';
 export { resolveProjectPath, type ProjectPath } from './project-path.js';

@@ -1,9 +1,15 @@
 import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
+import { analyseQuery } from './analyse-query.js';
+import { applyFileEvidence } from './apply-file-evidence.js';
+import { applyIntent } from './apply-intent.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
+import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
+import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
+import { symbolMatches } from './symbol-matches.js';
 
 /** Retrieval mode: hybrid (dense + BM25, fused by RRF), BM25 only, or dense only. */
 export type SearchMode = 'hybrid' | 'lexical' | 'dense';
@@ -50,6 +56,8 @@ export interface RetrieverOptions {
   /** Called on the first dense query only, so BM25-only use never starts a model. */
   getEmbedder: () => Promise<Embedder>;
   limits: RetrieverLimits;
+  /** Ranking steps after retrieval; each defaults to on ({@link DEFAULT_RANKING}). */
+  ranking?: Partial<RankingOptions>;
   logger?: Logger;
 }
 
@@ -80,8 +88,15 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
   return { query, limit };
 }
 
-/** Creates a retriever: dense top-k and BM25 top-k, fused by reciprocal rank fusion (k = 60). */
-export function createRetriever({ store, getEmbedder, limits, logger }: RetrieverOptions): Retriever {
+/**
+ * Creates a retriever. Query path (DESIGN.md): analyse the query (identifiers, file references,
+ * intent); scope to a file the query names when exactly one indexed file matches; dense top-k and
+ * BM25 top-k (k = candidatePool), plus an exact-symbol list when the query names identifiers; fuse
+ * by reciprocal rank fusion (k = 60); add file evidence; weight by intent (prose vs code); cut to the limit.
+ */
+export function createRetriever({ store, getEmbedder, limits, ranking, logger }: RetrieverOptions): Retriever {
+  const steps: RankingOptions = { ...DEFAULT_RANKING, ...ranking };
+
   async function dense(query: string, filter: SearchFilter, pool: number): Promise<ScoredChunk[]> {
     const embedder = await getEmbedder();
     const [vector] = await embedder.embed([query]);
@@ -91,30 +106,40 @@ export function createRetriever({ store, getEmbedder, limits, logger }: Retrieve
   return {
     async search(request) {
       const { query, limit } = validate(request, limits);
+      const analysis = analyseQuery(query);
       const filter: SearchFilter = {};
       if (request.pathPrefix) filter.pathPrefix = request.pathPrefix.replace(/^\.\//, '');
       if (request.language) filter.language = request.language;
+      if (steps.pathScope && !filter.pathPrefix && analysis.fileRefs.length > 0) {
+        const scope = resolveFileScope(analysis.fileRefs, (await store.listFiles()).map((f) => f.path));
+        if (scope) filter.pathPrefix = scope;
+      }
       const pool = Math.max(limits.candidatePool, limit);
       const warnings: string[] = [];
       let mode: SearchMode = request.mode ?? 'hybrid';
-      let fused: ScoredChunk[];
-      if (mode === 'lexical') {
-        fused = await store.searchLexical(query, { limit: pool, filter });
-      } else if (mode === 'dense') {
-        fused = await dense(query, filter, pool);
-      } else {
-        const lexical = await store.searchLexical(query, { limit: pool, filter });
-        let denseHits: ScoredChunk[];
+      const lists: ScoredChunk[][] = [];
+      let lexical: ScoredChunk[] = [];
+      if (mode !== 'dense') lexical = await store.searchLexical(query, { limit: pool, filter });
+      if (mode === 'dense') {
+        lists.push(await dense(query, filter, pool));
+      } else if (mode === 'hybrid') {
         try {
-          denseHits = await dense(query, filter, pool);
+          lists.push(await dense(query, filter, pool));
         } catch (error) {
           logger?.warn({ err: errorMessage(error) }, 'dense retrieval failed; falling back to BM25');
           warnings.push(`Dense retrieval unavailable (${errorMessage(error)}); results are BM25 only.`);
-          denseHits = [];
           mode = 'lexical';
         }
-        fused = mode === 'lexical' ? lexical : reciprocalRankFusion([denseHits, lexical]);
       }
+      if (mode !== 'dense') lists.push(lexical);
+      if (steps.symbolMatch && mode !== 'dense' && analysis.identifiers.length > 0) {
+        const byName = await store.searchLexical(analysis.identifiers.join(' '), { limit: pool, filter });
+        const exact = symbolMatches(analysis.identifiers, [byName, ...lists]);
+        if (exact.length > 0) lists.push(exact);
+      }
+      let fused = lists.length === 1 ? lists[0]! : reciprocalRankFusion(lists);
+      if (steps.fileEvidence) fused = applyFileEvidence(fused);
+      if (steps.queryIntent) fused = applyIntent(fused, analysis.intent);
       const results: SearchHit[] = fused.slice(0, limit).map(({ chunk, score }) => ({
         path: chunk.path,
         startLine: chunk.startLine,

@@ -1,0 +1,64 @@
+/** What a query asks for, as far as cheap rules can tell. */
+export type QueryIntent = 'code' | 'docs' | 'neutral';
+
+/** The result of {@link analyseQuery}. */
+export interface QueryAnalysis {
+  /**
+   * Code identifiers named in the query, as written (`parseHeaders`, `MAX_SIZE`, `#shouldProxy`,
+   * `pino.destination` gives `pino.destination` and its parts). Plain English words are never
+   * identifiers, even when they happen to be symbol names too.
+   */
+  identifiers: string[];
+  /** File references (`retry-handler.js`, `lib/core/util.js`), without a leading `./`. */
+  fileRefs: string[];
+  intent: QueryIntent;
+}
+
+// A token that can only be code: camelCase or PascalCase with an inner capital (`parseHeaders`,
+// `RetryHandler`, `kClients`), snake or SCREAMING case (`max_size`, `UND_ERR_SOCKET`), a `$` or a
+// leading `#` (private members), or a dotted member path (`pino.destination`, `interceptors.dump`).
+const WORD = /[#$A-Za-z_][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?/g;
+const INNER_CAPITAL = /[a-z0-9][A-Z]|[A-Z]{2,}[a-z]/;
+const FILE_REF = /(?:^|[\s`'"(])((?:\.{0,2}\/)?(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|cpp|cc|c|h|hpp|swift|scala|lua|sh|md|mdx|rst|json|ya?ml|toml))(?=$|[\s`'",.;:)?!])/g;
+
+// Cue words for intent. Documentation: the user wants to be told how to use or set something up.
+// Code: the user wants the implementation. Both lists are short on purpose (precision over recall).
+const DOCS_CUES = /\b(how (?:do|can|should) (?:i|we|you)|how to|docs?|documentation|readme|guide|tutorial|examples?|usage|install(?:ation)?|set ?up|best practices?|migrat(?:e|ing|ion)|upgrad(?:e|ing))\b/i;
+const CODE_CUES = /\b(implementation|implemented|implements?|source code|code (?:that|which|for)|where (?:is|are|does|do)|which (?:function|method|class)|function|method|internals?|algorithm)\b/i;
+
+function isIdentifier(token: string): boolean {
+  const bare = token.replace(/\(\)$/, '');
+  if (bare.startsWith('#') || bare.includes('$')) return bare.length > 1;
+  if (bare.includes('.')) return bare.split('.').every((p) => p.length > 0);
+  if (/[A-Za-z0-9]_[A-Za-z0-9]/.test(bare) || /^_[A-Za-z]/.test(bare)) return true;
+  return INNER_CAPITAL.test(bare);
+}
+
+/**
+ * Reads identifiers, file references and intent from a query with fixed rules (no model): the
+ * "query understanding" step of DESIGN.md's query path. Intent is `docs` when the query uses a
+ * how-to/documentation cue or names a Markdown file, `code` when it uses an implementation cue or
+ * names a code file, `neutral` otherwise. Naming an identifier says nothing about intent: reference
+ * docs name identifiers as often as code does (`interceptors.dump maxSize default` wants the docs).
+ */
+export function analyseQuery(query: string): QueryAnalysis {
+  const fileRefs: string[] = [];
+  for (const m of query.matchAll(FILE_REF)) {
+    const ref = m[1]!.replace(/^\.\//, '');
+    if (!fileRefs.includes(ref)) fileRefs.push(ref);
+  }
+  const withoutFiles = fileRefs.reduce((q, ref) => q.split(ref).join(' '), query);
+  const identifiers: string[] = [];
+  for (const m of withoutFiles.matchAll(WORD)) {
+    const token = m[0].replace(/\(\)$/, '');
+    if (!isIdentifier(token)) continue;
+    const forms = token.includes('.') ? [token, ...token.split('.').filter(isIdentifier)] : [token];
+    for (const f of forms) if (!identifiers.includes(f)) identifiers.push(f);
+  }
+  const docsFile = fileRefs.some((f) => /\.(md|mdx|rst)$/i.test(f));
+  const codeFile = fileRefs.some((f) => !/\.(md|mdx|rst|json|ya?ml|toml)$/i.test(f));
+  let intent: QueryIntent = 'neutral';
+  if (DOCS_CUES.test(query) || docsFile) intent = 'docs';
+  else if (CODE_CUES.test(query) || codeFile) intent = 'code';
+  return { identifiers, fileRefs, intent };
+}

@@ -1,0 +1,30 @@
+import type { ScoredChunk } from '@monorag/shared';
+
+/** Weight of the file's evidence in {@link applyFileEvidence}. */
+export const FILE_EVIDENCE_WEIGHT = 0.5;
+
+/**
+ * Passage scores combined with evidence from the rest of their document (Callan, "Passage-level
+ * evidence in document retrieval", SIGIR 1994): each chunk gains `weight` times the best score of
+ * another chunk of the same file among `hits`. A function in a file that several retrieved chunks
+ * point at overtakes an equally scored chunk that stands alone; the best chunk of a file still
+ * leads its file. Taking the best other chunk rather than the sum keeps large files from winning
+ * on size alone. Re-sorts, ties in the incoming order.
+ */
+export function applyFileEvidence(hits: readonly ScoredChunk[], weight = FILE_EVIDENCE_WEIGHT): ScoredChunk[] {
+  const top2 = new Map<string, [number, number]>();
+  for (const { chunk, score } of hits) {
+    const best = top2.get(chunk.path) ?? [0, 0];
+    if (score > best[0]) top2.set(chunk.path, [score, best[0]]);
+    else if (score > best[1]) top2.set(chunk.path, [best[0], score]);
+    else top2.set(chunk.path, best);
+  }
+  return hits
+    .map(({ chunk, score }, index) => {
+      const [first, second] = top2.get(chunk.path)!;
+      const other = score >= first ? second : first;
+      return { hit: { chunk, score: score + weight * other }, index };
+    })
+    .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)
+    .map(({ hit }) => hit);
+}

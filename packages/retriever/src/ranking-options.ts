@@ -1,0 +1,38 @@
+/**
+ * Switches of the ranking steps after retrieval (DESIGN.md, query path: "priors"). All default on;
+ * the eval turns each off in its ablation table (eval/RESULTS.md has the measured effect of each).
+ */
+export interface RankingOptions {
+  /**
+   * Exact-symbol matches: chunks whose symbol (or innermost scope) equals an identifier named in the
+   * query form an extra ranked list in the fusion, fed by a BM25 query of the identifiers alone.
+   */
+  symbolMatch: boolean;
+  /**
+   * Query intent: documentation chunks are down-weighted for code-seeking and neutral queries, code
+   * chunks for documentation-seeking ones (factors in {@link INTENT_FACTORS}).
+   */
+  queryIntent: boolean;
+  /** A file named in the query that matches exactly one indexed file scopes the search to it. */
+  pathScope: boolean;
+  /** Each fused chunk also counts the best other chunk of its file (passage + document evidence). */
+  fileEvidence: boolean;
+}
+
+/** Every ranking step on. */
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: true };
+
+/**
+ * Multipliers of the fused score by query intent and chunk kind (prose vs code). Chosen a priori as
+ * "a mild preference, never a filter": a doc chunk under a code-seeking query keeps 60% of its score,
+ * so it still wins when both retrievers agree on it and disagree on the code. Fixed before the eval
+ * measured them; see eval/RESULTS.md.
+ */
+export const INTENT_FACTORS = {
+  code: { prose: 0.6, code: 1 },
+  neutral: { prose: 0.85, code: 1 },
+  docs: { prose: 1, code: 0.85 },
+} as const;
+
+/** Language ids whose chunks are prose (documentation) rather than code. */
+export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'mdx', 'rst', 'restructuredtext', 'asciidoc', 'text']);

@@ -1,0 +1,75 @@
+import type { Chunk, ScoredChunk } from '@monorag/shared';
+import { describe, expect, it } from 'vitest';
+import { applyFileEvidence } from './apply-file-evidence.js';
+import { applyIntent } from './apply-intent.js';
+import { resolveFileScope } from './resolve-file-scope.js';
+import { normaliseSymbol, symbolMatches } from './symbol-matches.js';
+
+function hit(path: string, startLine: number, score: number, extra: Partial<Chunk> = {}): ScoredChunk {
+  const chunk = { path, startLine, endLine: startLine + 5, language: 'javascript', symbol: null, scopes: [], ...extra } as Chunk;
+  return { chunk, score };
+}
+
+describe('symbolMatches', () => {
+  it('normalises sigils, member paths and case', () => {
+    expect(normaliseSymbol('#onAbort')).toBe('onabort');
+    expect(normaliseSymbol('pino.destination')).toBe('destination');
+    expect(normaliseSymbol('[kRetryHandlerDefaultRetry]')).toBe('kretryhandlerdefaultretry');
+  });
+
+  it('keeps definitions named like a query identifier, in candidate order, once per range', () => {
+    const call = hit('a.js', 1, 9, { symbol: 'caller' });
+    const def = hit('b.js', 10, 5, { symbol: 'parseHeaders' });
+    const method = hit('c.js', 20, 4, { symbol: null, scopes: ['Parser', 'parseHeaders'] });
+    const out = symbolMatches(['parseHeaders'], [[call, def], [def, method]]);
+    expect(out.map((h) => h.chunk.path)).toEqual(['b.js', 'c.js']);
+  });
+
+  it('is empty without identifiers', () => {
+    expect(symbolMatches([], [[hit('a.js', 1, 1, { symbol: 'x' })]])).toEqual([]);
+  });
+});
+
+describe('applyIntent', () => {
+  const doc = hit('docs/api.md', 1, 0.03, { language: 'markdown' });
+  const code = hit('lib/a.js', 1, 0.025);
+
+  it('lets code overtake a slightly better doc for code-seeking queries', () => {
+    expect(applyIntent([doc, code], 'code').map((h) => h.chunk.path)).toEqual(['lib/a.js', 'docs/api.md']);
+    expect(applyIntent([doc, code], 'code')[1]!.score).toBeCloseTo(0.018, 12);
+  });
+
+  it('keeps docs first for documentation-seeking queries', () => {
+    expect(applyIntent([doc, code], 'docs').map((h) => h.chunk.path)).toEqual(['docs/api.md', 'lib/a.js']);
+  });
+});
+
+describe('resolveFileScope', () => {
+  const paths = ['lib/core/util.js', 'lib/web/fetch/util.js', 'lib/handler/retry-handler.js', 'docs/api/Client.md'];
+
+  it('scopes to the one file a reference names', () => {
+    expect(resolveFileScope(['retry-handler.js'], paths)).toBe('lib/handler/retry-handler.js');
+    expect(resolveFileScope(['./lib/core/util.js'], paths)).toBe('lib/core/util.js');
+    expect(resolveFileScope(['core/util.js'], paths)).toBe('lib/core/util.js');
+  });
+
+  it('falls back (undefined) when a reference is ambiguous or unknown', () => {
+    expect(resolveFileScope(['util.js'], paths)).toBeUndefined();
+    expect(resolveFileScope(['nope.js'], paths)).toBeUndefined();
+    expect(resolveFileScope(['retry-handler.js', 'Client.md'], paths)).toBeUndefined();
+    expect(resolveFileScope([], paths)).toBeUndefined();
+  });
+});
+
+describe('applyFileEvidence', () => {
+  it('adds half the best other chunk of the same file, so a supported chunk overtakes a lone one', () => {
+    const lone = hit('lone.js', 1, 0.03);
+    const a = hit('dns.js', 10, 0.028);
+    const b = hit('dns.js', 50, 0.02);
+    const out = applyFileEvidence([lone, a, b]);
+    expect(out.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['dns.js:10', 'dns.js:50', 'lone.js:1']);
+    expect(out[0]!.score).toBeCloseTo(0.028 + 0.5 * 0.02, 12);
+    expect(out[1]!.score).toBeCloseTo(0.02 + 0.5 * 0.028, 12);
+    expect(out[2]!.score).toBeCloseTo(0.03, 12);
+  });
+});

@@ -3,9 +3,10 @@ import type { Embedder } from '@monorag/embedder-client';
 import { currentCommit, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { openSqliteStore, type ChunkStore } from '@monorag/store';
+import type { ChunkStore } from '@monorag/store';
 import { checkEmbedderIdentity, createProjectEmbedder } from './embedder-factory.js';
 import type { ProjectContext } from './project-context.js';
+import { openProjectStore } from './store-factory.js';
 
 /** A project's index opened for queries. */
 export interface OpenIndex {
@@ -22,13 +23,14 @@ export interface OpenIndex {
  * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed.
  */
 export async function openRetriever(context: ProjectContext, existing?: ChunkStore): Promise<OpenIndex> {
-  if (!existing && !existsSync(context.storeFile)) {
+  if (!existing && context.config.store.kind === 'sqlite' && !existsSync(context.storeFile)) {
     throw new MonoragError(
       ErrorCode.INDEX_NOT_FOUND,
       `No index for ${context.root} (looked for ${context.storeFile}). Run \`monorag index ${context.root}\` first.`,
     );
   }
-  const store = existing ?? (await openSqliteStore({ file: context.storeFile, logger: context.logger }));
+  // store.kind picks SQLite (the file above) or the project's Qdrant collection (INDEX_NOT_FOUND when it has none).
+  const store = existing ?? (await openProjectStore(context));
   let checked: Promise<Embedder> | undefined;
   const getEmbedder = (): Promise<Embedder> => {
     checked ??= (async () => {

@@ -1,5 +1,7 @@
 import { indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
+import { ErrorCode, MonoragError } from '@monorag/shared';
 import { createProgressReporter } from '../progress-reporter.js';
+import { runEnqueueCommand } from './jobs-command.js';
 import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
 
@@ -28,6 +30,17 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     argName: '<path>',
     overrides: { dataDir: options.dataDir, index: { maxFileBytes: options.maxFileBytes } },
   });
+  // Team stack: the work goes to `monorag worker` processes through BullMQ; in-process runs write SQLite only.
+  if (context.config.queue.kind === 'bullmq') {
+    await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json });
+    return null;
+  }
+  if (context.config.store.kind !== 'sqlite') {
+    throw new MonoragError(
+      ErrorCode.CONFIG_INVALID,
+      `store.kind is "${context.config.store.kind}", which \`monorag index\` writes through the BullMQ queue: set MONORAG_QUEUE=bullmq and REDIS_URL, and run \`monorag worker\` processes.`,
+    );
+  }
   if (options.fromQueue && indexLockHolder(context.dataDir) !== null) {
     if (!options.quiet) process.stderr.write('monorag: another indexer holds the lock; it will index the queued paths.\n');
     return null;

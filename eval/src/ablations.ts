@@ -1,0 +1,39 @@
+import type { RankingOptions, SearchMode } from '@monorag/retriever';
+import type { ChunkingVariant } from './index-all.js';
+
+/** One row of the ablation table: a chunking variant, a retrieval mode, ranking steps and pool size. */
+export interface Ablation {
+  id: string;
+  /** What the row changes, for the table. */
+  label: string;
+  chunking: ChunkingVariant;
+  mode: SearchMode;
+  ranking: RankingOptions;
+  /** Candidates from each retriever before fusion. */
+  candidatePool: number;
+}
+
+const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: true };
+const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false };
+
+/** The product configuration: syntax-tree chunks, hybrid retrieval, every ranking step, pool 50. */
+export const MAIN_ABLATION = 'hybrid';
+
+/** Every row of one eval run, the product configuration first. */
+export const ABLATIONS: Ablation[] = [
+  { id: 'hybrid', label: 'syntax chunks, hybrid, all priors (product)', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 50 },
+  { id: 'hybrid-no-priors', label: 'syntax, hybrid, plain RRF (no priors)', chunking: 'syntax', mode: 'hybrid', ranking: OFF, candidatePool: 50 },
+  { id: 'hybrid-no-symbol', label: 'syntax, hybrid, without exact-symbol list', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, symbolMatch: false }, candidatePool: 50 },
+  { id: 'hybrid-no-intent', label: 'syntax, hybrid, without intent prior', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, queryIntent: false }, candidatePool: 50 },
+  { id: 'hybrid-no-scope', label: 'syntax, hybrid, without file scoping', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, pathScope: false }, candidatePool: 50 },
+  { id: 'hybrid-no-file', label: 'syntax, hybrid, without file evidence', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, fileEvidence: false }, candidatePool: 50 },
+  { id: 'dense', label: 'syntax, dense only (no priors)', chunking: 'syntax', mode: 'dense', ranking: OFF, candidatePool: 50 },
+  { id: 'lexical', label: 'syntax, BM25 only (no priors)', chunking: 'syntax', mode: 'lexical', ranking: OFF, candidatePool: 50 },
+  { id: 'lexical-priors', label: 'syntax, BM25 only, all priors', chunking: 'syntax', mode: 'lexical', ranking: ON, candidatePool: 50 },
+  { id: 'windows-hybrid', label: 'line windows, hybrid, all priors', chunking: 'windows', mode: 'hybrid', ranking: ON, candidatePool: 50 },
+  { id: 'windows-hybrid-no-priors', label: 'line windows, hybrid, plain RRF', chunking: 'windows', mode: 'hybrid', ranking: OFF, candidatePool: 50 },
+  { id: 'hybrid-pool10', label: 'syntax, hybrid, all priors, pool 10', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 10 },
+  { id: 'hybrid-pool20', label: 'syntax, hybrid, all priors, pool 20', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 20 },
+  { id: 'hybrid-pool100', label: 'syntax, hybrid, all priors, pool 100', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 100 },
+  { id: 'hybrid-pool200', label: 'syntax, hybrid, all priors, pool 200', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 200 },
+];

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { createChunker } from '@monorag/chunker';
+import type { Embedder } from '@monorag/embedder-client';
+import type { IndexReport } from '@monorag/indexer';
+import type { Logger } from '@monorag/shared';
+import type { SqliteStore } from '@monorag/store';
+import { buildIndex } from './build-index.js';
+import { EVAL_DIR, readCorpora, type Corpus } from './corpora.js';
+import { createWindowsChunker } from './windows-chunker.js';
+
+/** Chunking variants of the ablation: syntax-tree chunks (the product) and plain line windows. */
+export type ChunkingVariant = 'syntax' | 'windows';
+
+/** One built index. */
+export interface EvalIndex {
+  corpus: Corpus;
+  variant: ChunkingVariant;
+  store: SqliteStore;
+  report: IndexReport;
+}
+
+/** Where eval indexes live (git-ignored). */
+export const CACHE_DIR = path.join(EVAL_DIR, '.cache');
+
+/** Builds (or updates) the index of every corpus for every requested chunking variant under `indexDir`, one after another. */
+export async function indexAll(embedder: Embedder & { readonly embedded?: number }, variants: ChunkingVariant[], indexDir: string, logger?: Logger, onLine?: (line: string) => void): Promise<EvalIndex[]> {
+  const info = await embedder.info();
+  const syntax = await createChunker({ maxTokens: info.maxSeqLength });
+  const windows = createWindowsChunker({ base: syntax, maxTokens: info.maxSeqLength });
+  const out: EvalIndex[] = [];
+  for (const variant of variants) {
+    for (const corpus of readCorpora()) {
+      const calls = embedder.embedded ?? 0;
+      const { store, report } = await buildIndex({
+        corpus, variant, chunker: variant === 'syntax' ? syntax : windows, embedder, cacheDir: indexDir, logger,
+      });
+      onLine?.(`indexed ${corpus.name}@${corpus.version} (${variant}): ${report.totalChunks} chunks, ${report.chunksWritten} written, ${(embedder.embedded ?? 0) - calls} sent to the model, ${(report.durationMs / 1000).toFixed(1)} s`);
+      out.push({ corpus, variant, store, report });
+    }
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import {
-  createIndexScheduler, indexLockHolder, pathQueueLength, startProjectWatcher, type IndexReport, type IndexScheduler, type ProjectWatcher,
+  createIndexScheduler, indexLockHolder, watchGitHead, pathQueueLength, startProjectWatcher, type IndexReport, type IndexScheduler, type ProjectWatcher,
 } from '@monorag/indexer';
 import type { ProjectContext } from './project-context.js';
 import type { ProjectIndexer } from './project-indexer.js';
@@ -65,6 +65,8 @@ export function watchProject(context: ProjectContext, indexer: ProjectIndexer, {
       },
     });
   if (watch) watcher = start();
+  // A commit changes no file in the tree, yet the index must move to the new commit (an empty run does).
+  const stopHead = watch ? watchGitHead({ root: context.root, logger, onHeadChange: () => scheduler.enqueue([]) }) : () => {};
   scheduler.enqueue();
   return {
     scheduler,
@@ -77,6 +79,7 @@ export function watchProject(context: ProjectContext, indexer: ProjectIndexer, {
     indexing: () => scheduler.status().running || indexLockHolder(context.dataDir) !== null,
     async close() {
       closed = true;
+      stopHead();
       await watcher?.close();
       await scheduler.close();
     },

@@ -44,10 +44,10 @@ async function call(name: string, args: Record<string, unknown>): Promise<ToolTe
 }
 
 describe('monorag serve over stdio, driven by the SDK client', () => {
-  it('lists search_code and get_file_context as read-only tools', async () => {
+  it('lists the search and index tools; only sync_index writes', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_file_context', 'search_code']);
-    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_file_context', 'index_status', 'search_code', 'sync_index']);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(tool.name !== 'sync_index');
   });
 
   it('finds the right function from a query that shares no identifier with it', async () => {

@@ -13,3 +13,4 @@ export { enqueuePaths, readPathQueue, pathQueueLength, PATH_QUEUE_DIR, FULL_RUN_
 export { createIndexScheduler, type IndexScheduler, type IndexSchedulerOptions, type ScheduledRun, type SchedulerStatus } from './index-scheduler.js';
 export { startProjectWatcher, type ProjectWatcher, type ProjectWatcherOptions } from './project-watcher.js';
 export { installGitHooks, uninstallGitHooks, gitHooksDir, hookScript, GIT_HOOK_NAMES, HOOK_MARKER, CHAINED_SUFFIX, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
+export { watchGitHead, type GitHeadWatcherOptions } from './git-head-watcher.js';

@@ -6,14 +6,18 @@ export const FILE_EVIDENCE_WEIGHT = 0.5;
 /**
  * Passage scores combined with evidence from the rest of their document (Callan, "Passage-level
  * evidence in document retrieval", SIGIR 1994): each chunk gains `weight` times the best score of
- * another chunk of the same file among `hits`. A function in a file that several retrieved chunks
- * point at overtakes an equally scored chunk that stands alone; the best chunk of a file still
- * leads its file. Taking the best other chunk rather than the sum keeps large files from winning
- * on size alone. Re-sorts, ties in the incoming order.
+ * another chunk of the same file among `hits`, measured above the weakest score of `hits` (scores
+ * are min-shifted first, the usual normalisation before combining evidence; Lee, SIGIR 1997). A
+ * function in a file that several strong chunks point at overtakes an equally scored chunk that
+ * stands alone, while chunks that are merely in the pool (every chunk is, in a small project) lend
+ * nothing. The best chunk of a file still leads its file; taking the best other chunk rather than
+ * the sum keeps large files from winning on size alone. Re-sorts, ties in the incoming order.
  */
 export function applyFileEvidence(hits: readonly ScoredChunk[], weight = FILE_EVIDENCE_WEIGHT): ScoredChunk[] {
+  const floor = hits.reduce((min, h) => Math.min(min, h.score), Infinity);
   const top2 = new Map<string, [number, number]>();
-  for (const { chunk, score } of hits) {
+  for (const { chunk, score: raw } of hits) {
+    const score = raw - floor;
     const best = top2.get(chunk.path) ?? [0, 0];
     if (score > best[0]) top2.set(chunk.path, [score, best[0]]);
     else if (score > best[1]) top2.set(chunk.path, [best[0], score]);
@@ -22,7 +26,7 @@ export function applyFileEvidence(hits: readonly ScoredChunk[], weight = FILE_EV
   return hits
     .map(({ chunk, score }, index) => {
       const [first, second] = top2.get(chunk.path)!;
-      const other = score >= first ? second : first;
+      const other = score - floor >= first ? second : first;
       return { hit: { chunk, score: score + weight * other }, index };
     })
     .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)

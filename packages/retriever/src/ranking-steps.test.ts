@@ -62,14 +62,21 @@ describe('resolveFileScope', () => {
 });
 
 describe('applyFileEvidence', () => {
-  it('adds half the best other chunk of the same file, so a supported chunk overtakes a lone one', () => {
+  it('adds half the best other chunk of the same file above the weakest hit, so a supported chunk overtakes a lone one', () => {
     const lone = hit('lone.js', 1, 0.03);
     const a = hit('dns.js', 10, 0.028);
-    const b = hit('dns.js', 50, 0.02);
-    const out = applyFileEvidence([lone, a, b]);
-    expect(out.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['dns.js:10', 'dns.js:50', 'lone.js:1']);
-    expect(out[0]!.score).toBeCloseTo(0.028 + 0.5 * 0.02, 12);
-    expect(out[1]!.score).toBeCloseTo(0.02 + 0.5 * 0.028, 12);
+    const b = hit('dns.js', 50, 0.024);
+    const floor = hit('other.js', 1, 0.01);
+    const out = applyFileEvidence([lone, a, b, floor]);
+    expect(out.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['dns.js:10', 'dns.js:50', 'lone.js:1', 'other.js:1']);
+    expect(out[0]!.score).toBeCloseTo(0.028 + 0.5 * (0.024 - 0.01), 12);
+    expect(out[1]!.score).toBeCloseTo(0.024 + 0.5 * (0.028 - 0.01), 12);
     expect(out[2]!.score).toBeCloseTo(0.03, 12);
+  });
+
+  it('lends nothing from chunks that are only as strong as the weakest hit (a small project: all in the pool)', () => {
+    const lone = hit('backoff.ts', 1, 0.0164);
+    const out = applyFileEvidence([lone, hit('README.md', 1, 0.0161), hit('README.md', 5, 0.0152), hit('ini.py', 1, 0.0152)]);
+    expect(out[0]!.chunk.path).toBe('backoff.ts');
   });
 });

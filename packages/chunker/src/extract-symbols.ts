@@ -6,6 +6,8 @@ import { resolveDefinition, type Definition } from './resolve-definition.js';
 
 /** Most symbol rows kept per file (a generated file can hold hundreds of thousands of calls). */
 export const MAX_SYMBOLS_PER_FILE = 20_000;
+/** Longest qualified scope name kept, in characters; deeper scopes keep their owner's (bounds deep nesting to linear work). */
+const MAX_QUALIFIED_CHARS = 200;
 /** Most syntax nodes visited per file while looking for definitions. */
 const MAX_VISITED_NODES = 2_000_000;
 
@@ -59,7 +61,8 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
         if (def && def.kind !== 'callback' && !definitionNames.has(key)) {
           const owner = scopes[scopes.length - 1];
           const ownerParts = [...(owner ? [owner.qualified] : []), ...def.ownerScopes];
-          const qualified = [...ownerParts, def.name].join('.');
+          const joined = ownerParts.join('.');
+          const qualified = joined.length > MAX_QUALIFIED_CHARS ? joined : [...ownerParts, def.name].join('.');
           definitionNames.add(key);
           symbols.push({
             name: def.name,
@@ -67,7 +70,7 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
             role: 'definition',
             startLine: node.startPosition.row + 1,
             endLine: lastRowOf(node) + 1,
-            enclosing: ownerParts.length > 0 ? ownerParts.join('.') : null,
+            enclosing: ownerParts.length > 0 ? joined : null,
           });
           const isFunction = def.kind === 'function';
           let functionIndex = owner?.functionIndex ?? -1;

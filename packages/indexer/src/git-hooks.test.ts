@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHAINED_SUFFIX, HOOK_MARKER, installGitHooks, uninstallGitHooks } from './git-hooks.js';
+import { readPathQueue } from './path-queue.js';
+
+function git(repo: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
+}
+
+function repo(): string {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-hooks-')));
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'config', 'user.email', 't@example.com');
+  git(root, 'config', 'user.name', 't');
+  writeFileSync(path.join(root, 'a.ts'), 'a');
+  writeFileSync(path.join(root, 'b.ts'), 'b');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'one');
+  return root;
+}
+
+// `true` stands in for monorag: the hooks' background start must not matter to what they queue.
+const command = ['true'];
+
+describe('git hooks', () => {
+  it('queue the paths of a commit, a checkout and a rename (both sides), honouring core.hooksPath and chaining', async () => {
+    const root = repo();
+    const dataDir = path.join(root, '.monorag');
+    const hooksDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-hooks-dir-')));
+    git(root, 'config', 'core.hooksPath', hooksDir);
+    const log = path.join(hooksDir, 'chained.log');
+    writeFileSync(path.join(hooksDir, 'post-commit'), `#!/bin/sh\necho ran "$@" >> "${log}"\n`);
+    chmodSync(path.join(hooksDir, 'post-commit'), 0o755);
+
+    const first = await installGitHooks({ root, dataDir, command });
+    expect(first.hooksDir).toBe(hooksDir);
+    expect(first.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    const again = await installGitHooks({ root, dataDir, command });
+    expect(Object.values(again.hooks)).toEqual(['updated', 'updated', 'updated', 'updated']);
+
+    git(root, 'mv', 'a.ts', 'renamed.ts');
+    writeFileSync(path.join(root, 'c.ts'), 'c');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'two');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+    const afterCommit = readPathQueue(dataDir);
+    expect(afterCommit.paths.sort()).toEqual(['a.ts', 'c.ts', 'renamed.ts']);
+    expect(afterCommit.full).toBe(false);
+    afterCommit.remove();
+
+    git(root, 'checkout', '-q', 'HEAD~1');
+    const afterCheckout = readPathQueue(dataDir);
+    expect(afterCheckout.paths.sort()).toEqual(['a.ts', 'c.ts', 'renamed.ts']);
+    afterCheckout.remove();
+
+    const removed = await uninstallGitHooks({ root });
+    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
+    expect(readFileSync(path.join(hooksDir, 'post-commit'), 'utf8')).not.toContain(HOOK_MARKER);
+    expect(readdirSync(hooksDir).sort()).toEqual(['chained.log', 'post-commit']);
+    expect(existsSync(path.join(hooksDir, `post-commit${CHAINED_SUFFIX}`))).toBe(false);
+  });
+});

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Chunker } from './chunker.js';
 import { createChunker } from './create-chunker.js';
 import { estimateTokens } from './estimate-tokens.js';
+import { BERT_SPECIAL_TOKENS } from './wordpiece.js';
 
 const fixturesDir = new URL('../test/fixtures/', import.meta.url);
 const srcDir = new URL('./', import.meta.url);
@@ -56,13 +57,14 @@ describe('chunk contract over fixtures and real sources', () => {
     }
   });
 
-  it('keeps every multi-line chunk within 4x the limit (only a single whole statement may pass 1x)', () => {
-    const chunker = chunkers[1] as Chunker;
-    const tooBig = corpus.flatMap(([path, text]) =>
-      chunker
-        .chunk(path, text)
-        .filter((c) => c.startLine < c.endLine && estimateTokens(`${c.header}\n${c.content}`) > 4 * 64)
-        .map((c) => `${path}:${c.startLine}-${c.endLine}`),
+  it('keeps every multi-line chunk within the limit, [CLS] and [SEP] included, at every size limit (only a single line may pass it)', () => {
+    const tooBig = [16, 64, 256].flatMap((limit, i) =>
+      corpus.flatMap(([path, text]) =>
+        (chunkers[i] as Chunker)
+          .chunk(path, text)
+          .filter((c) => c.startLine < c.endLine && estimateTokens(`${c.header}\n${c.content}`) + BERT_SPECIAL_TOKENS > limit)
+          .map((c) => `${limit}: ${path}:${c.startLine}-${c.endLine}`),
+      ),
     );
     expect(tooBig).toEqual([]);
   });

@@ -1,14 +1,20 @@
 import type { Chunk, CodeSymbol } from '@monorag/shared';
 
-/** Counts tokens of the embedding model for a text (an estimate is fine). */
+/** Counts the embedding model's tokens of a text, without special tokens (an estimate is fine); additive over lines. */
 export type TokenCounter = (text: string) => number;
 
 /** Options of `createChunker`. */
 export interface ChunkerOptions {
   /** Largest chunk (header + content) in embedding-model tokens. Default 256 (all-MiniLM-L6-v2's max_seq_length). */
   maxTokens?: number;
-  /** Token counter; default `estimateTokens`, a conservative word-piece estimate. Called once per line and per header. */
+  /**
+   * Token counter; default `estimateTokens`, a conservative word-piece estimate; `createWordPieceCounter`
+   * gives exact BERT counts. Must add up over lines (it is called once per line and per header) and
+   * leave out the model's special tokens (see `specialTokens`).
+   */
   countTokens?: TokenCounter;
+  /** Tokens the model adds to every input, reserved out of `maxTokens`. Default 2 (`[CLS]` and `[SEP]` of BERT models). */
+  specialTokens?: number;
   /** Longest a single file may take to parse, in milliseconds, before it falls back to line windows. Default 1500. */
   parseTimeoutMs?: number;
 }

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Chunk, CodeSymbol } from '@monorag/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundledVocabulary } from './bundled-tokenizer.js';
 import type { Chunker } from './chunker.js';
 import { createChunker } from './create-chunker.js';
 import { estimateTokens } from './estimate-tokens.js';
+import { BERT_SPECIAL_TOKENS, createWordPieceCounter } from './wordpiece.js';
 
 // The eval corpora (`node eval/fetch-corpora.mjs`): real code the chunker must handle. Skipped, and says so, without them.
 const corpora = new URL('../../../eval/.corpora/', import.meta.url);
@@ -25,19 +27,22 @@ function corpusFiles(root: URL, under = ''): [string, string][] {
 }
 
 const MAX_TOKENS = 256;
-const tokensOf = (chunk: Chunk): number =>
-  estimateTokens(chunk.header) + chunk.content.split('\n').reduce((sum, line) => sum + (line.trim() === '' ? 0 : estimateTokens(line)), 0);
+// Real word pieces of all-MiniLM-L6-v2 when its tokenizer is installed (scripts/setup.sh), else the estimate.
+const vocab = bundledVocabulary();
+const countTokens = vocab ? createWordPieceCounter(vocab) : estimateTokens;
+/** What the model sees of a chunk: header + '\n' + content, plus [CLS] and [SEP]. */
+const tokensOf = (chunk: Chunk): number => countTokens(`${chunk.header}\n${chunk.content}`) + BERT_SPECIAL_TOKENS;
 
 let chunker: Chunker;
 beforeAll(async () => {
-  chunker = await createChunker({ maxTokens: MAX_TOKENS });
+  chunker = await createChunker({ maxTokens: MAX_TOKENS, countTokens });
 });
 
 describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', () => {
-  it('covers every non-blank line once, keeps ranges in the file, bounds sizes, and gives the same ids twice', () => {
+  it(`covers every non-blank line once, keeps ranges in the file, bounds sizes (${vocab ? 'real word pieces' : 'estimated tokens'}), and gives the same ids twice`, () => {
     const files = [...corpusFiles(pino), ...corpusFiles(undici, 'lib/')];
     expect(files.length).toBeGreaterThan(200);
-    let overLimit = 0;
+    const overLimit: string[] = [];
     for (const [path, text] of files) {
       const chunks = chunker.chunk(path, text);
       const lines = text.split('\n');
@@ -49,19 +54,15 @@ describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', 
           expect(owner[line - 1], `${path}: line ${line} in two chunks`).toBe(-1);
           owner[line - 1] = index;
         }
-        // Over the limit only as one whole statement or definition with no boundary inside (README), up to 4x.
+        // Over the limit only as a single line, which no line window can split (README).
         const tokens = tokensOf(chunk);
-        if (tokens > MAX_TOKENS && chunk.startLine !== chunk.endLine) {
-          overLimit++;
-          expect(tokens, `${path}:${chunk.startLine}-${chunk.endLine}`).toBeLessThanOrEqual(4 * MAX_TOKENS);
-        }
+        if (tokens > MAX_TOKENS && chunk.startLine !== chunk.endLine) overLimit.push(`${path}:${chunk.startLine}-${chunk.endLine} (${tokens} tokens)`);
       });
       const uncovered = lines.findIndex((line, row) => line.trim() !== '' && owner[row] === -1);
       expect(uncovered, `${path}: line ${uncovered + 1} not covered`).toBe(-1);
       expect(chunker.chunk(path, text).map((chunk) => chunk.id)).toEqual(chunks.map((chunk) => chunk.id));
     }
-    // Measured 2026-11-29: 3% of chunks are one whole statement between 1x and 4x the limit.
-    expect(overLimit).toBeLessThan(files.length);
+    expect(overLimit).toEqual([]);
   });
 
   it('finds every call site of undici parseHeaders (checked by hand against grep) and reports no definition as a call', () => {

@@ -3,6 +3,7 @@ import type { Chunk } from '@monorag/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Chunker } from './chunker.js';
 import { createChunker } from './create-chunker.js';
+import { estimateTokens } from './estimate-tokens.js';
 import { CHUNKER_VERSION } from './version.js';
 
 // Code fixtures are stored as `<name>.txt` so that linters leave them alone; the chunker only sees the path it is given.
@@ -13,11 +14,12 @@ const fixture = (name: string): string =>
 type Row = [number, number, Chunk['kind'], string | null, string];
 const rows = (chunks: Chunk[]): Row[] => chunks.map((c) => [c.startLine, c.endLine, c.kind, c.symbol, c.scopes.join(' > ')]);
 
+// The golden ranges below were set for a budget of exactly maxTokens for header + content: no special tokens reserved.
 let chunker: Chunker;
 let small: Chunker;
 beforeAll(async () => {
-  chunker = await createChunker();
-  small = await createChunker({ maxTokens: 64 });
+  chunker = await createChunker({ specialTokens: 0 });
+  small = await createChunker({ maxTokens: 64, specialTokens: 0 });
 });
 
 describe('createChunker: TypeScript', () => {
@@ -76,7 +78,9 @@ describe('createChunker: TypeScript', () => {
       [3, 6, 'class', 'Client', ''],
       [8, 11, 'method', 'constructor', 'Client'],
       [13, 15, 'method', 'request', 'Client'],
-      [16, 25, 'method', 'request', 'Client'],
+      // The for statement (16-25) is over the limit: line windows that fit, each carrying the method's name.
+      [16, 19, 'method', 'request', 'Client'],
+      [20, 25, 'method', 'request', 'Client'],
       [26, 27, 'method', 'request', 'Client'],
       [29, 31, 'method', 'get', 'Client'],
       [33, 36, 'method', 'post', 'Client'],
@@ -86,13 +90,30 @@ describe('createChunker: TypeScript', () => {
     );
   });
 
-  it('never cuts a statement: a long SQL template string stays in one chunk', () => {
-    const chunks = chunker.chunk('src/report.ts', fixture('sql-query.ts'));
+  it('never cuts a statement that fits: a function over the limit splits around its long SQL statement', () => {
+    // Estimated tokens with the function's header: the statement (3-19) 342, the whole function 423.
+    const chunks = chunkerWith(360).chunk('src/report.ts', fixture('sql-query.ts'));
     expect(rows(chunks)).toEqual([
       [1, 2, 'function', 'monthlyReport', ''],
       [3, 19, 'function', 'monthlyReport', ''],
       [20, 21, 'function', 'monthlyReport', ''],
     ]);
+  });
+
+  it('cuts a statement over the limit into line windows that each fit, carrying the function\'s name', () => {
+    const chunks = chunkerWith(100).chunk('src/report.ts', fixture('sql-query.ts'));
+    expect(rows(chunks)).toEqual([
+      [1, 2, 'function', 'monthlyReport', ''],
+      [3, 5, 'function', 'monthlyReport', ''],
+      [6, 6, 'function', 'monthlyReport', ''],
+      [7, 9, 'function', 'monthlyReport', ''],
+      [10, 11, 'function', 'monthlyReport', ''],
+      [12, 13, 'function', 'monthlyReport', ''],
+      [14, 19, 'function', 'monthlyReport', ''],
+      [20, 21, 'function', 'monthlyReport', ''],
+    ]);
+    for (const chunk of chunks) expect(estimateTokens(`${chunk.header}\n${chunk.content}`), `${chunk.startLine}-${chunk.endLine}`).toBeLessThanOrEqual(100);
+    expect((chunks[3] as Chunk).header).toBe('src/report.ts\nexport async function monthlyReport(db: Database, month: string): Promise<Row[]> {');
   });
 
   it('still chunks a file with a syntax error', () => {
@@ -118,9 +139,11 @@ describe('createChunker: JavaScript and TSX', () => {
       [30, 39, 'module', 'handlers', ''],
       [41, 42, 'module', null, ''],
     ]);
-    expect(rows(chunkerWith(80).chunk('lib/router.js', text)).slice(-5)).toEqual([
+    expect(rows(chunkerWith(80).chunk('lib/router.js', text)).slice(-6)).toEqual([
       [30, 30, 'module', 'handlers', ''],
-      [31, 34, 'method', 'notFound', 'handlers'],
+      // notFound (31-34) is just over 80: split between its two statements.
+      [31, 32, 'method', 'notFound', 'handlers'],
+      [33, 34, 'method', 'notFound', 'handlers'],
       [35, 36, 'method', 'error', 'handlers'],
       [37, 39, 'method', 'error', 'handlers'],
       [41, 42, 'module', null, ''],
@@ -223,14 +246,22 @@ describe('createChunker: contract', () => {
     expect(chunk?.id).toBe(sha256(`src/size.ts:1:10:${chunk?.contentHash}`).slice(0, 32));
   });
 
-  it('rejects a bad maxTokens', async () => {
+  it('rejects a bad maxTokens or specialTokens', async () => {
     await expect(createChunker({ maxTokens: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(createChunker({ maxTokens: 64, specialTokens: 64 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(createChunker({ specialTokens: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('reserves the special tokens ([CLS], [SEP]: 2 by default) out of maxTokens', async () => {
+    const text = fixture('sql-query.ts');
+    const reserving = await createChunker({ maxTokens: 102 });
+    expect(rows(reserving.chunk('src/report.ts', text))).toEqual(rows(chunkerWith(100).chunk('src/report.ts', text)));
   });
 });
 
 const byLimit = new Map<number, Chunker>();
 beforeAll(async () => {
-  for (const limit of [20, 80, 100]) byLimit.set(limit, await createChunker({ maxTokens: limit }));
+  for (const limit of [20, 80, 100, 360]) byLimit.set(limit, await createChunker({ maxTokens: limit, specialTokens: 0 }));
 });
 function chunkerWith(limit: number): Chunker {
   const found = byLimit.get(limit);

@@ -21,6 +21,7 @@ import { syntaxPieces } from './syntax-pieces.js';
 import { toChunk } from './to-chunk.js';
 import { CHUNKER_VERSION } from './version.js';
 import { windowPieces } from './window-pieces.js';
+import { BERT_SPECIAL_TOKENS } from './wordpiece.js';
 
 /** Default `maxTokens`: all-MiniLM-L6-v2's max_seq_length. */
 export const DEFAULT_MAX_TOKENS = 256;
@@ -37,16 +38,26 @@ interface Plan {
  * Creates a chunker. Loads the tree-sitter runtime and the grammars of every syntax language of the
  * registry (TypeScript, Python, Go, Rust, Java, ...) once; afterwards `chunk` is pure and synchronous.
  * A grammar that fails to load is recorded in `unavailableGrammars` and its language is chunked by windows.
- * @throws MonoragError INVALID_ARGUMENT for a `maxTokens` or `parseTimeoutMs` that is not a positive number
+ * @throws MonoragError INVALID_ARGUMENT for a `maxTokens` or `parseTimeoutMs` that is not a positive number,
+ *   or a `specialTokens` outside 0..maxTokens - 1
  */
 export async function createChunker({
   maxTokens = DEFAULT_MAX_TOKENS,
   countTokens = estimateTokens,
+  specialTokens = BERT_SPECIAL_TOKENS,
   parseTimeoutMs = DEFAULT_PARSE_TIMEOUT_MS,
 }: ChunkerOptions = {}): Promise<Chunker> {
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `maxTokens must be a positive integer, got ${maxTokens}.`);
   }
+  if (!Number.isInteger(specialTokens) || specialTokens < 0 || specialTokens >= maxTokens) {
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `specialTokens must be an integer from 0 to maxTokens - 1 (${maxTokens - 1}), got ${specialTokens}.`,
+    );
+  }
+  /** What header + content may take: the model's limit less its special tokens. */
+  const budget = maxTokens - specialTokens;
   if (!(parseTimeoutMs > 0)) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `parseTimeoutMs must be a positive number, got ${parseTimeoutMs}.`);
   }
@@ -125,7 +136,7 @@ export async function createChunker({
   const analyse = (path: string, text: string): FileAnalysis => {
     const spec = findLanguage(path, text);
     const lines = createLineIndex(text, countTokens);
-    const ctx = createPlanContext(path, lines, maxTokens, countTokens);
+    const ctx = createPlanContext(path, lines, budget, countTokens);
     let planned: Plan;
     try {
       planned = plan(spec, ctx, text);

@@ -24,9 +24,10 @@ let chunker: Chunker;
 let small: Chunker;
 let tiny: Chunker;
 beforeAll(async () => {
-  chunker = await createChunker({ maxTokens: 256 });
-  small = await createChunker({ maxTokens: 64 });
-  tiny = await createChunker({ maxTokens: 30 });
+  // Golden ranges set for a budget of exactly maxTokens for header + content (no special tokens reserved).
+  chunker = await createChunker({ maxTokens: 256, specialTokens: 0 });
+  small = await createChunker({ maxTokens: 64, specialTokens: 0 });
+  tiny = await createChunker({ maxTokens: 30, specialTokens: 0 });
 });
 
 describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {

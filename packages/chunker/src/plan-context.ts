@@ -6,7 +6,7 @@ import type { LineIndex } from './line-index.js';
 export interface PlanContext {
   readonly path: string;
   readonly lines: LineIndex;
-  /** Largest chunk, header + content, in tokens. */
+  /** Largest chunk, header + content, in tokens (the model's limit less its special tokens). */
   readonly maxTokens: number;
   /** Tokens of the header for these scopes and signature. */
   headerTokens(scopes: readonly string[], signature: string | null): number;

@@ -12,8 +12,6 @@ import { WINDOW_META, windowPieces } from './window-pieces.js';
 const MAX_DEPTH = 24;
 /** Longest skeleton signature (declaration line plus member names), in characters. */
 const MAX_SKELETON_SIGNATURE_CHARS = 160;
-/** A single statement or definition up to this many times the limit stays whole rather than windowed. */
-const WHOLE_STATEMENT_FACTOR = 4;
 
 /** An item holding a named definition; callbacks are module code that only splits like a function. */
 function isDefinition(item: Item): boolean {
@@ -39,7 +37,8 @@ function chunkKindOf(def: Definition, owner: Definition | null): ChunkKind {
  * Plans the chunks of a parsed file (see the package README for the rules):
  * definitions with their comments and decorators; small neighbours grouped up to the limit;
  * large classes as a skeleton plus member chunks; large functions split between top-level statements;
- * a statement over the limit kept whole unless over 4x the limit, then windowed.
+ * a statement that fits stays whole, one over the limit is cut into line windows that each fit (only a
+ * single line over the limit, which no line window can split, makes a chunk over it).
  * @param root the tree's root node; walked only through definition bodies, with bounded depth
  */
 export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Piece[] {
@@ -56,10 +55,9 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
   });
   const tokensOf = (start: number, end: number, meta: PieceMeta): number => ctx.pieceTokens(start, end, meta.scopes, meta.signature);
 
-  /** One piece for rows start..end; windows when over the limit (or over 4x it when not `divisible`). */
-  const emitWhole = (start: number, end: number, meta: PieceMeta, divisible: boolean, windowMeta: PieceMeta = meta): void => {
-    const tokens = tokensOf(start, end, meta);
-    if (tokens <= max || (!divisible && tokens <= WHOLE_STATEMENT_FACTOR * max)) out.push({ ...meta, start, end });
+  /** One piece for rows start..end when it fits the limit; else line windows that each fit (`windowMeta`'s header). */
+  const emitWhole = (start: number, end: number, meta: PieceMeta, windowMeta: PieceMeta = meta): void => {
+    if (tokensOf(start, end, meta) <= max) out.push({ ...meta, start, end });
     else out.push(...windowPieces(ctx, start, end, windowMeta));
   };
 
@@ -91,7 +89,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
       if (tokens > max) {
         flush();
         if (item.def) planDefinition(item, item.def, meta, depth);
-        else emitWhole(item.start, item.end, meta, false, owner === null ? { ...WINDOW_META, scopes } : meta);
+        else emitWhole(item.start, item.end, meta, owner === null ? { ...WINDOW_META, scopes } : meta);
       } else if (isDefinition(item) && tokens >= small) {
         flush();
         out.push({ ...meta, start: item.start, end: item.end });
@@ -111,18 +109,20 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     const bodyItems = def.body && depth < MAX_DEPTH ? collectItems(def.body.namedChildren, spec) : [];
     const inside = bodyItems.filter((body) => body.start >= item.start && body.end <= item.end);
     if (inside.length === 0 || def.bodyKind === null) {
-      emitWhole(item.start, item.end, meta, false);
+      emitWhole(item.start, item.end, meta);
       return;
     }
+    // The closing rows (`}`) are planned with the last statement or member, so they join its chunk only while it fits.
+    const lastInside = inside[inside.length - 1] as Item;
+    if (lastInside.end < item.end) inside[inside.length - 1] = { ...lastInside, end: item.end };
     const before = out.length;
     const innerScopes = def.kind === 'callback' ? meta.scopes : [...meta.scopes, def.name];
     if (def.bodyKind === 'statements') planStatements(item, meta, inside, innerScopes, depth);
     else planMembers(item, def, meta, inside, innerScopes, depth);
-    // The closing rows (`}`) join the last chunk of the definition when they are few; else they are code of their own.
     const last = out[out.length - 1];
     if (out.length > before && last && last.end < item.end) {
-      if (tokensOf(last.start, item.end, last) <= max || ctx.lines.tokens(last.end + 1, item.end) <= small / 4) last.end = item.end;
-      else emitWhole(last.end + 1, item.end, meta, true);
+      if (tokensOf(last.start, item.end, last) <= max) last.end = item.end;
+      else emitWhole(last.end + 1, item.end, meta);
     }
   }
 
@@ -144,7 +144,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         end = member.end;
         next++;
       }
-      emitWhole(item.start, end, skeleton, true);
+      emitWhole(item.start, end, skeleton);
     }
     planItems(members.slice(next), innerScopes, def, depth + 1);
   }
@@ -153,7 +153,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     let partStart = item.start;
     let partEnd = (statements[0] as Item).start - 1;
     const flushPart = (): void => {
-      if (partEnd >= partStart) emitWhole(partStart, partEnd, meta, false);
+      if (partEnd >= partStart) emitWhole(partStart, partEnd, meta);
     };
     for (const statement of statements) {
       const tokens = tokensOf(statement.start, statement.end, meta);
@@ -162,7 +162,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         if (statement.def?.body) {
           planDefinition(statement, statement.def, metaOf(statement.def, innerScopes, null), depth + 1);
         } else {
-          emitWhole(statement.start, statement.end, meta, false);
+          emitWhole(statement.start, statement.end, meta);
         }
         partStart = statement.end + 1;
         partEnd = statement.end;

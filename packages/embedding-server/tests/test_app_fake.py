@@ -23,6 +23,12 @@ def test_health_ready_and_info(fake_client):
     }
 
 
+def test_vocab_is_404_when_the_model_has_no_wordpiece_vocabulary(fake_client):
+    response = fake_client.get("/vocab")
+    assert response.status_code == 404
+    assert "has no uncased BERT WordPiece vocabulary" in response.json()["detail"]
+
+
 def test_embed_returns_one_unit_vector_per_text_in_order(fake_client):
     texts = ["parse http headers", "bake bread", "parse http headers"]
     body = fake_client.post("/embed", json={"texts": texts}).json()

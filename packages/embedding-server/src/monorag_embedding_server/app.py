@@ -1,4 +1,4 @@
-"""The FastAPI app: POST /embed, POST /v1/embeddings, GET /health, /ready, /info, /metrics."""
+"""The FastAPI app: POST /embed, POST /v1/embeddings, GET /health, /ready, /info, /vocab, /metrics."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from .settings import Settings
 
 log = logging.getLogger("monorag_embedding_server.app")
 
-ROUTES = ("/embed", "/v1/embeddings", "/health", "/ready", "/info", "/metrics")
+ROUTES = ("/embed", "/v1/embeddings", "/health", "/ready", "/info", "/vocab", "/metrics")
 
 
 class EmbedRequest(BaseModel):
@@ -223,6 +223,20 @@ def create_app(settings: Settings, on_idle: Callable[[], None] | None = None) ->
                 "maxBatchTexts": settings.max_batch_texts,
             }
         )
+
+    @app.get("/vocab")
+    async def vocab() -> Response:
+        """The tokenizer's vocabulary, so clients count word pieces exactly:
+        {"model", "tokenizer": "bert-wordpiece-uncased", "tokens": [token of id 0, 1, ...]}; 404 when the
+        model's tokenizer is not an uncased BERT WordPiece one (clients then estimate)."""
+        model = state.model
+        if model is None:
+            return _error(503, "The model is not loaded (the server is starting or stopping); retry shortly.")
+        tokens = model.vocabulary()
+        if tokens is None:
+            return _error(404, f"The model {model.model_id!r} has no uncased BERT WordPiece vocabulary; count tokens another way.")
+        payload = {"model": model.model_id, "tokenizer": "bert-wordpiece-uncased", "tokens": tokens}
+        return Response(content=json.dumps(payload), media_type="application/json")
 
     @app.get("/metrics")
     async def prometheus() -> Response:

@@ -40,6 +40,11 @@ class EmbeddingModel(ABC):
         """Word pieces per text, special tokens included and without truncation. A count over
         `max_seq_length` means the model saw only the first `max_seq_length` of them."""
 
+    def vocabulary(self) -> list[str] | None:
+        """The tokenizer's vocabulary in id order when it is an uncased BERT WordPiece tokenizer (what
+        clients can reproduce to count word pieces exactly, e.g. all-MiniLM-L6-v2's 30,522 tokens), else None."""
+        return None
+
     def close(self) -> None:
         """Releases the model's memory; the default does nothing."""
 
@@ -97,8 +102,27 @@ class SentenceTransformerModel(EmbeddingModel):
         encoded = self._model.tokenizer(list(texts), add_special_tokens=True, truncation=False, verbose=False)
         return [len(ids) for ids in encoded["input_ids"]]
 
+    def vocabulary(self) -> list[str] | None:
+        return wordpiece_vocabulary(self._model.tokenizer)
+
     def close(self) -> None:
         del self._model
+
+
+def wordpiece_vocabulary(tokenizer: object) -> list[str] | None:
+    """The vocabulary of a Hugging Face BERT tokenizer that lower-cases (WordPiece, `##` continuations),
+    as a list indexed by token id; None for any other tokenizer (its counts would differ)."""
+    if type(tokenizer).__name__ not in ("BertTokenizer", "BertTokenizerFast") or not getattr(tokenizer, "do_lower_case", False):
+        return None
+    by_id = getattr(tokenizer, "vocab", None)
+    if not isinstance(by_id, dict) or not by_id:
+        return None
+    tokens = [""] * len(by_id)
+    for token, index in by_id.items():
+        if not 0 <= index < len(tokens) or tokens[index]:
+            return None  # ids are not 0..n-1 exactly once: not a plain vocab.txt
+        tokens[index] = token
+    return tokens
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")

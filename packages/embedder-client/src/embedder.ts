@@ -17,4 +17,12 @@ export interface Embedder {
    * @throws MonoragError `EMBEDDER_UNAVAILABLE` when the server cannot be reached or fails.
    */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * The model's uncased BERT WordPiece vocabulary by token id (vocab.txt lines; 30,522 for
+   * all-MiniLM-L6-v2), for exact token counts (`createWordPieceCounter` of `@monorag/chunker`), or
+   * undefined when the model has none (another tokenizer, a fake model, an older server). Optional:
+   * an embedder without it is treated as having none.
+   * @throws MonoragError `EMBEDDER_UNAVAILABLE` when the server cannot be reached or answers garbage.
+   */
+  vocabulary?(): Promise<readonly string[] | undefined>;
 }

@@ -14,6 +14,11 @@ describe('createFakeEmbedder', () => {
     expect(await createFakeEmbedder().info()).toEqual({ model: 'fake-hash-embedder', dim: 384, maxSeqLength: 256 });
   });
 
+  it('has no vocabulary unless given one', async () => {
+    expect(await createFakeEmbedder().vocabulary?.()).toBeUndefined();
+    expect(await createFakeEmbedder({ vocabulary: ['[UNK]', 'parse'] }).vocabulary?.()).toEqual(['[UNK]', 'parse']);
+  });
+
   it('is deterministic across instances', async () => {
     const [a] = await createFakeEmbedder().embed(['function parseHeaders(raw)']);
     const [b] = await createFakeEmbedder().embed(['function parseHeaders(raw)']);

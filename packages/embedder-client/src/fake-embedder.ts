@@ -8,6 +8,8 @@ export interface FakeEmbedderOptions {
   dim?: number;
   /** Model id reported by `info()`; keep it distinct from real models so indexes never mix. */
   model?: string;
+  /** What `vocabulary()` returns (a tiny WordPiece vocabulary for tests); default undefined: no vocabulary. */
+  vocabulary?: readonly string[];
 }
 
 /** 32-bit FNV-1a of a string's UTF-16 code units. */
@@ -25,9 +27,10 @@ function fnv1a(text: string): number {
  * tokens (see {@link tokenizeWords}) hashed into `dim` buckets, L2-normalised. Texts sharing words
  * are closer; equal texts get equal vectors; a text without words gets a fixed unit vector.
  * It carries no meaning beyond shared words: tests about meaning must use the real model.
+ * `vocabulary()` returns the `vocabulary` option (undefined by default, so chunkers estimate token counts).
  * @throws MonoragError `INVALID_ARGUMENT` when `dim` is not a positive integer or a text is not a string.
  */
-export function createFakeEmbedder({ dim = 384, model = 'fake-hash-embedder' }: FakeEmbedderOptions = {}): Embedder {
+export function createFakeEmbedder({ dim = 384, model = 'fake-hash-embedder', vocabulary }: FakeEmbedderOptions = {}): Embedder {
   if (!Number.isInteger(dim) || dim < 1) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `createFakeEmbedder: dim must be a positive integer, got ${dim}.`);
   }
@@ -50,5 +53,6 @@ export function createFakeEmbedder({ dim = 384, model = 'fake-hash-embedder' }: 
   return {
     info: async () => ({ ...info }),
     embed: async (texts) => texts.map(embedOne),
+    vocabulary: async () => (vocabulary ? [...vocabulary] : undefined),
   };
 }

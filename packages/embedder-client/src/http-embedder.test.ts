@@ -244,6 +244,27 @@ describe('createHttpEmbedder', () => {
     expect(error.message).toContain('runs other-model');
   });
 
+  it('fetches the WordPiece vocabulary once, and gives undefined on 404 or for another tokenizer', async () => {
+    const tokens = ['[PAD]', '[UNK]', 'parse', '##r'];
+    const server = await startServer((req, _body, res) => json(res, 200, { model: 'test-model', tokenizer: 'bert-wordpiece-uncased', tokens }));
+    const embedder = createHttpEmbedder({ url: server.url });
+    expect(await embedder.vocabulary?.()).toEqual(tokens);
+    expect(await embedder.vocabulary?.()).toEqual(tokens);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /vocab']);
+
+    const missing = await startServer((_req, _body, res) => json(res, 404, { detail: 'Not Found' }));
+    expect(await createHttpEmbedder({ url: missing.url }).vocabulary?.()).toBeUndefined();
+    const other = await startServer((_req, _body, res) => json(res, 200, { model: 'm', tokenizer: 'sentencepiece', tokens: ['a'] }));
+    expect(await createHttpEmbedder({ url: other.url }).vocabulary?.()).toBeUndefined();
+  });
+
+  it('rejects a /vocab answer without a token list, naming the URL', async () => {
+    const server = await startServer((_req, _body, res) => json(res, 200, { tokens: [1, 2] }));
+    const error = await failure(createHttpEmbedder({ url: server.url }).vocabulary!());
+    expect(error.code).toBe(ErrorCode.EMBEDDER_UNAVAILABLE);
+    expect(error.message).toContain(`${server.url}/vocab answered`);
+  });
+
   it('rejects bad options naming the option', () => {
     const make = (options: Parameters<typeof createHttpEmbedder>[0]): unknown => {
       try {

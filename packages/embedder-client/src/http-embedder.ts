@@ -69,6 +69,19 @@ function parseInfo(url: string, data: unknown): EmbedderInfo {
   return { model: d.model, dim: d.dim!, maxSeqLength: d.maxSeqLength! };
 }
 
+/** The tokens of a `GET /vocab` answer, or undefined when it is not an uncased BERT WordPiece vocabulary. */
+function parseVocabulary(url: string, data: unknown): readonly string[] | undefined {
+  if (data === null) return undefined; // 404: the model has no such vocabulary, or the server predates /vocab
+  const d = data as { tokenizer?: unknown; tokens?: unknown } | undefined;
+  if (!d || !Array.isArray(d.tokens) || d.tokens.length === 0 || d.tokens.some((token) => typeof token !== 'string')) {
+    throw new MonoragError(
+      ErrorCode.EMBEDDER_UNAVAILABLE,
+      `${url}/vocab answered ${JSON.stringify(data).slice(0, 200)}, not {tokenizer, tokens: [strings]}; is EMBEDDING_URL pointing at a monorag embedding server?`,
+    );
+  }
+  return d.tokenizer === 'bert-wordpiece-uncased' ? (d.tokens as string[]) : undefined;
+}
+
 function parseVectors(url: string, data: EmbedResponse, count: number): Float32Array[] {
   const rows = data.embeddings;
   const dim = data.dim;
@@ -86,7 +99,8 @@ function parseVectors(url: string, data: EmbedResponse, count: number): Float32A
 /**
  * An {@link Embedder} talking to the Python embedding server (or nginx in front of replicas) over
  * HTTP: `POST /embed` in batches of `batchSize` texts, at most `concurrency` requests in flight
- * across all calls, `GET /info` once (cached after success). Connection errors, time-outs
+ * across all calls, `GET /info` and `GET /vocab` once each (cached after success; a 404 from
+ * `/vocab` means no vocabulary). Connection errors, time-outs
  * (`timeoutMs` per request) and 5xx answers are retried `retries` times with exponential backoff
  * from `retryDelayMs`; 4xx answers are not. A circuit breaker (`circuitBreaker`) makes calls fail at
  * once while the server is down, so indexing stops with a clear error instead of waiting forever.
@@ -178,6 +192,18 @@ export function createHttpEmbedder({
     return infoPromise;
   };
 
+  let vocabularyPromise: Promise<readonly string[] | undefined> | undefined;
+  const vocabulary = (): Promise<readonly string[] | undefined> => {
+    vocabularyPromise ??= request('GET /vocab', async (signal) => {
+      const response = await http.get('/vocab', { signal, validateStatus: (status) => (status >= 200 && status < 300) || status === 404 });
+      return { data: response.status === 404 ? null : (response.data as unknown) };
+    }).then((data) => parseVocabulary(base, data));
+    vocabularyPromise.catch(() => {
+      vocabularyPromise = undefined;
+    });
+    return vocabularyPromise;
+  };
+
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
     const data = await request<EmbedResponse>(`POST /embed (${texts.length} texts)`, (signal) =>
       http.post('/embed', { texts }, { signal }),
@@ -225,5 +251,5 @@ export function createHttpEmbedder({
     return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 
-  return { info, embed };
+  return { info, embed, vocabulary };
 }

@@ -49,6 +49,7 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
   return {
     info: () => withRestart((e) => e.info()),
     embed: (texts) => withRestart((e) => e.embed(texts)),
+    vocabulary: () => withRestart(async (e) => e.vocabulary?.()),
   };
 }
 

@@ -1,4 +1,3 @@
-import { createChunker } from '@monorag/chunker';
 import {
   acquireIndexLock, addGitExclude, createIgnoreFilter, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
@@ -7,6 +6,7 @@ import { ErrorCode, MonoragError } from '@monorag/shared';
 import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+import { createIndexChunker } from './index-chunker.js';
 
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {
@@ -43,7 +43,7 @@ export async function openProjectIndexer(context: ProjectContext, { rebuild = fa
   const extraIgnores = ignorePattern ? [ignorePattern] : [];
   const embedder = createProjectEmbedder(context);
   const info = await embedder.info();
-  const chunker = await createChunker({ maxTokens: info.maxSeqLength });
+  const chunker = await createIndexChunker(embedder, info, context.logger);
   const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
   if (rebuild) deleteStoreFiles(context.storeFile);
   const store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });

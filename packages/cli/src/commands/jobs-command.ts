@@ -1,9 +1,9 @@
-import { createChunker } from '@monorag/chunker';
 import { addGitExclude, currentCommit } from '@monorag/indexer';
 import { createBullmqIndexQueue, planFileJobs, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir, type ProjectContext } from '../project-context.js';
 import { deleteProjectStore, openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+import { createIndexChunker } from '../index-chunker.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -75,7 +75,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
   if (ignorePattern) await addGitExclude(context.root, ignorePattern);
   const embedder = createProjectEmbedder(context);
   const info = await embedder.info();
-  const chunker = await createChunker({ maxTokens: info.maxSeqLength });
+  const chunker = await createIndexChunker(embedder, info, context.logger);
   if (options.rebuild) await deleteProjectStore(context);
   const store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
   const queue = openQueue(context);

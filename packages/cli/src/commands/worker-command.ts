@@ -1,8 +1,8 @@
-import { createChunker } from '@monorag/chunker';
 import { indexFile, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
 import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+import { createIndexChunker } from '../index-chunker.js';
 
 /** Options of `monorag worker`. */
 export interface WorkerCommandOptions {
@@ -32,7 +32,7 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
   const { logger, config } = context;
   const embedder = createProjectEmbedder(context);
   const info = await embedder.info();
-  const chunker = await createChunker({ maxTokens: info.maxSeqLength });
+  const chunker = await createIndexChunker(embedder, info, logger);
   const store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
   const key = projectKey(context);
   const worker = await startBullmqIndexWorker({

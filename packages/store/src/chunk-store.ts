@@ -48,12 +48,8 @@ export interface ChunkStore {
    * old or the new state, never a mix.
    */
   writeFile(file: FileRecord, chunks: Chunk[], vectors: Float32Array[], symbols?: readonly CodeSymbol[]): Promise<void>;
-  /**
-   * Symbol rows (definitions or references) named exactly `query.name`, ordered by path and line.
-   * Optional while not every implementation stores symbols (the SQLite store does); a store without it
-   * ignores `writeFile`'s symbols and `FileRecord.fallback`, and the contract suite skips those tests.
-   */
-  findSymbols?(query: SymbolQuery): Promise<SymbolHit[]>;
+  /** Symbol rows (definitions or references) named exactly `query.name`, ordered by path and line. */
+  findSymbols(query: SymbolQuery): Promise<SymbolHit[]>;
   /** Removes the file's chunks, symbols and manifest entry; a no-op for an unknown path. */
   deleteFile(path: string): Promise<void>;
   /** Nearest chunks by cosine similarity (score in [-1, 1], higher is better). */

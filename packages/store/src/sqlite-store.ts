@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, type IndexIdentity, type Logger, type SymbolHit } from '@monorag/shared';
+import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, type IndexIdentity, type Logger } from '@monorag/shared';
 import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-store.js';
 import { chunkColumns, rowToChunk, rowToFile, rowToSymbol, type ChunkRow, type FileRow, type SymbolRow } from './sqlite/chunk-row.js';
 import { prefixRange } from './sqlite/prefix-range.js';
@@ -28,7 +28,6 @@ export interface SqliteStoreOptions {
 
 /** The embedded {@link ChunkStore}: one SQLite file with sqlite-vec vectors and an FTS5 index. */
 export interface SqliteStore extends ChunkStore {
-  findSymbols(query: SymbolQuery): Promise<SymbolHit[]>;
   /** Path of the SQLite file. */
   readonly file: string;
 }

@@ -194,30 +194,28 @@ export function describeChunkStoreContract(name: string, open: OpenContractStore
       const call = (name: string, line: number, enclosing: string | null) =>
         ({ name, kind: 'call', role: 'reference' as const, startLine: line, endLine: line, enclosing });
 
-      it('stores symbols with the file, finds them by exact name and role, and replaces them with the file', async (ctx) => {
-        if (!store.findSymbols) return ctx.skip('this store has no symbol table');
+      it('stores symbols with the file, finds them by exact name and role, and replaces them with the file', async () => {
         const chunks = [testChunk({ path: 'src/a.ts', startLine: 1 })];
         await store.writeFile(testFile('src/a.ts', chunks), chunks, [v(1, 0, 0, 0)], [def('parse', 1), call('parse', 9, 'main'), call('parseAll', 10, 'main')]);
         const other = [testChunk({ path: 'lib/b.ts', startLine: 1 })];
         await store.writeFile(testFile('lib/b.ts', other), other, [v(0, 1, 0, 0)], [call('parse', 4, null)]);
-        expect(await store.findSymbols!({ name: 'parse', role: 'definition', limit: 10 })).toEqual([{ path: 'src/a.ts', ...def('parse', 1) }]);
-        expect(await store.findSymbols!({ name: 'parse', role: 'reference', limit: 10 })).toEqual([
+        expect(await store.findSymbols({ name: 'parse', role: 'definition', limit: 10 })).toEqual([{ path: 'src/a.ts', ...def('parse', 1) }]);
+        expect(await store.findSymbols({ name: 'parse', role: 'reference', limit: 10 })).toEqual([
           { path: 'lib/b.ts', ...call('parse', 4, null) },
           { path: 'src/a.ts', ...call('parse', 9, 'main') },
         ]);
-        expect(await store.findSymbols!({ name: 'parse', role: 'reference', limit: 1 })).toHaveLength(1);
-        expect(await store.findSymbols!({ name: 'parse', role: 'reference', limit: 10, pathPrefix: 'src/' })).toHaveLength(1);
-        expect(await store.findSymbols!({ name: 'pars', role: 'reference', limit: 10 })).toEqual([]);
+        expect(await store.findSymbols({ name: 'parse', role: 'reference', limit: 1 })).toHaveLength(1);
+        expect(await store.findSymbols({ name: 'parse', role: 'reference', limit: 10, pathPrefix: 'src/' })).toHaveLength(1);
+        expect(await store.findSymbols({ name: 'pars', role: 'reference', limit: 10 })).toEqual([]);
 
         const next = [testChunk({ path: 'src/a.ts', startLine: 2 })];
         await store.writeFile(testFile('src/a.ts', next), next, [v(1, 0, 0, 0)]);
-        expect(await store.findSymbols!({ name: 'parse', role: 'definition', limit: 10 })).toEqual([]);
+        expect(await store.findSymbols({ name: 'parse', role: 'definition', limit: 10 })).toEqual([]);
         await store.deleteFile('lib/b.ts');
-        expect(await store.findSymbols!({ name: 'parse', role: 'reference', limit: 10 })).toEqual([]);
+        expect(await store.findSymbols({ name: 'parse', role: 'reference', limit: 10 })).toEqual([]);
       });
 
-      it('records why a file fell back to windows in its manifest entry', async (ctx) => {
-        if (!store.findSymbols) return ctx.skip('this store has no symbol table');
+      it('records why a file fell back to windows in its manifest entry', async () => {
         const chunks = [testChunk({ path: 'db/schema.sql', startLine: 1 })];
         const file = { ...testFile('db/schema.sql', chunks), fallback: 'no-grammar' };
         await store.writeFile(file, chunks, [v(1, 0, 0, 0)]);
@@ -227,15 +225,14 @@ export function describeChunkStoreContract(name: string, open: OpenContractStore
         expect((await store.getFile('src/a.ts'))?.fallback).toBeUndefined();
       });
 
-      it('keeps the old symbols when a write is rejected', async (ctx) => {
-        if (!store.findSymbols) return ctx.skip('this store has no symbol table');
+      it('keeps the old symbols when a write is rejected', async () => {
         const chunks = [testChunk({ path: 'src/a.ts', startLine: 1 })];
         await store.writeFile(testFile('src/a.ts', chunks), chunks, [v(1, 0, 0, 0)], [def('keep', 1)]);
         await expect(store.writeFile(testFile('src/a.ts', chunks), chunks, [v(1, 0, 0)], [def('lost', 1)])).rejects.toMatchObject({
           code: ErrorCode.INVALID_ARGUMENT,
         });
-        expect((await store.findSymbols!({ name: 'keep', role: 'definition', limit: 10 })).map((hit) => hit.name)).toEqual(['keep']);
-        expect(await store.findSymbols!({ name: 'lost', role: 'definition', limit: 10 })).toEqual([]);
+        expect((await store.findSymbols({ name: 'keep', role: 'definition', limit: 10 })).map((hit) => hit.name)).toEqual(['keep']);
+        expect(await store.findSymbols({ name: 'lost', role: 'definition', limit: 10 })).toEqual([]);
       });
     });
 

@@ -1,9 +1,10 @@
-// `pnpm bench:chunker [root...]`: chunker throughput (MB/s) per language on real code found on this
+// `pnpm bench:chunker [--estimate] [root...]`: chunker throughput (MB/s) per language on real code found on this
 // machine (the eval corpora, then other roots), up to 2 MB per language; prints a table on stdout.
 // Languages with no real code found here are measured on the test fixtures and marked so.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createChunker, languageOf } from '@monorag/chunker';
+import { createChunker, createWordPieceCounter, languageOf } from '@monorag/chunker';
+import { bundledVocabulary } from '../src/bundled-tokenizer.js';
 
 const PER_LANGUAGE_BYTES = 2 * 1024 * 1024;
 const MAX_FILE_BYTES = 512 * 1024;
@@ -19,7 +20,8 @@ const defaults = [
   join(here, '../../../node_modules/.pnpm'),
   '/etc',
 ];
-const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : defaults;
+const args = process.argv.slice(2).filter((arg) => arg !== '--estimate');
+const roots = args.length > 0 ? args : defaults;
 
 const samples = new Map<string, { path: string; text: string }[]>();
 const bytes = new Map<string, number>();
@@ -69,7 +71,10 @@ for (const name of readdirSync(fixtureDir)) {
   }
 }
 
-const chunker = await createChunker();
+// Count tokens as `monorag index` does with the bundled model: exact word pieces (`--estimate`: estimateTokens).
+const vocab = process.argv.includes('--estimate') ? null : bundledVocabulary();
+const chunker = await createChunker(vocab ? { countTokens: createWordPieceCounter(vocab) } : {});
+process.stdout.write(`token counter: ${vocab ? 'WordPiece (bundled all-MiniLM-L6-v2 vocabulary)' : 'estimateTokens'}\n`);
 const rows: string[][] = [];
 for (const [language, files] of [...samples.entries()].sort(([a], [b]) => a.localeCompare(b))) {
   const total = files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);

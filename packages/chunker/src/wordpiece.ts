@@ -9,10 +9,8 @@ export const MAX_INPUT_CHARS_PER_WORD = 100;
 const CONTINUATION = '##';
 /** Special tokens matched literally in raw text before normalisation (Hugging Face `added_tokens`, `normalized: false`). */
 const SPECIAL_LITERALS = /\[(?:UNK|CLS|SEP|PAD|MASK)\]/g;
-/** Entries kept in each memo before it is cleared, bounding memory on huge corpora. */
+/** Words kept in the memo before it is cleared, bounding memory on huge corpora. */
 const MEMO_LIMIT = 200_000;
-/** Longest line memoised, in UTF-16 code units (minified lines are counted, not kept). */
-const MEMO_LINE_CHARS = 400;
 
 // Character classes of BERT's basic tokenizer (tokenization.py: _is_control, _is_whitespace, _is_punctuation,
 // _is_chinese_char), as the Hugging Face `tokenizers` BertNormalizer / BertPreTokenizer implement them.
@@ -55,7 +53,8 @@ function normalise(text: string): string {
  *    91-96, 123-126, and Unicode P*) is a word of its own;
  * 3. WordPiece: each word is split greedily, longest vocabulary match first, continuation pieces carry
  *    `##`; a word with an unmatched remainder, or longer than 100 code points, is one `[UNK]`.
- * Word counts are memoised, and so are whole lines, since the chunker calls the counter once per line.
+ * Printable ASCII lines take a single-pass fast path; word counts are memoised (lines are not: the chunker
+ * counts each line once, and memoising them measured no faster).
  * @param vocab the vocabulary in id order (vocab.txt, one token per line; 30,522 for all-MiniLM-L6-v2)
  * @throws MonoragError INVALID_ARGUMENT when `vocab` is empty
  */
@@ -70,7 +69,6 @@ export function createWordPieceCounter(vocab: readonly string[]): TokenCounter {
     if (length > longest) longest = length;
   }
   const words = new Map<string, number>();
-  const lines = new Map<string, number>();
 
   /** Word pieces of one normalised word (no whitespace, no punctuation). */
   const countWord = (word: string): number => {
@@ -111,8 +109,9 @@ export function createWordPieceCounter(vocab: readonly string[]): TokenCounter {
   };
 
   /**
-   * Word pieces of ASCII text without control characters: alphanumeric runs are words, every other
-   * printable character is one piece, space, tab, LF and CR separate.
+   * Word pieces of printable ASCII text (plus tab, LF, CR): alphanumeric runs are words, every other
+   * printable character is one piece, space, tab, LF and CR separate. -1 at the first other character
+   * (non-ASCII or control), which needs the normalising path.
    */
   const countAscii = (text: string): number => {
     let count = 0;
@@ -126,13 +125,14 @@ export function createWordPieceCounter(vocab: readonly string[]): TokenCounter {
         if (start < 0) start = i;
         upper = true;
       } else {
+        if (code > 126 || (code < 32 && code !== 9 && code !== 10 && code !== 13)) return -1;
         if (start >= 0) {
           const word = text.slice(start, i);
           count += countWord(upper ? word.toLowerCase() : word);
           start = -1;
           upper = false;
         }
-        if (code > 32 && code < 127) count++;
+        if (code !== 32 && code > 13) count++;
       }
     }
     return count;
@@ -147,13 +147,12 @@ export function createWordPieceCounter(vocab: readonly string[]): TokenCounter {
     return count;
   };
 
-  /** Printable ASCII plus tab, LF and CR: the fast path, which needs no normalising. */
-  const plainAscii = /^[\t\n\r -~]*$/;
-  const countSegment = (text: string): number => (plainAscii.test(text) ? countAscii(text) : countNormalised(text));
+  const countSegment = (text: string): number => {
+    const ascii = countAscii(text);
+    return ascii >= 0 ? ascii : countNormalised(text);
+  };
 
   return (text: string): number => {
-    const known = lines.get(text);
-    if (known !== undefined) return known;
     let count = 0;
     if (text.includes('[') && SPECIAL_LITERALS.test(text)) {
       SPECIAL_LITERALS.lastIndex = 0;
@@ -164,10 +163,6 @@ export function createWordPieceCounter(vocab: readonly string[]): TokenCounter {
       count = countSegment(text);
     }
     SPECIAL_LITERALS.lastIndex = 0;
-    if (text.length <= MEMO_LINE_CHARS) {
-      if (lines.size >= MEMO_LIMIT) lines.clear();
-      lines.set(text, count);
-    }
     return count;
   };
 }

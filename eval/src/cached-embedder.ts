@@ -38,6 +38,7 @@ export async function createCachedEmbedder(inner: Embedder, dir: string): Promis
       return embedded;
     },
     info: async () => info,
+    vocabulary: () => inner.vocabulary?.() ?? Promise.resolve(undefined),
     async embed(texts) {
       const keys = texts.map(hash);
       const missing = new Map<string, string>();

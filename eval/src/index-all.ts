@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { createChunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
-import type { IndexReport } from '@monorag/indexer';
+import { createChunker } from '@monorag/chunker';
+import { createIndexTokenCounter, type IndexReport } from '@monorag/indexer';
 import type { Logger } from '@monorag/shared';
 import type { SqliteStore } from '@monorag/store';
 import { buildIndex } from './build-index.js';
@@ -25,8 +25,10 @@ export const CACHE_DIR = path.join(EVAL_DIR, '.cache');
 /** Builds (or updates) the index of every corpus for every requested chunking variant under `indexDir`, one after another. */
 export async function indexAll(embedder: Embedder & { readonly embedded?: number }, variants: ChunkingVariant[], indexDir: string, logger?: Logger, onLine?: (line: string) => void): Promise<EvalIndex[]> {
   const info = await embedder.info();
-  const syntax = await createChunker({ maxTokens: info.maxSeqLength });
-  const windows = createWindowsChunker({ base: syntax, maxTokens: info.maxSeqLength });
+  // The same chunker the CLI indexes with: exact word-piece counts from the server's vocabulary.
+  const counter = await createIndexTokenCounter(embedder, info, logger);
+  const syntax = await createChunker({ maxTokens: info.maxSeqLength, countTokens: counter.count, counterId: counter.id });
+  const windows = createWindowsChunker({ base: syntax, maxTokens: info.maxSeqLength, countTokens: counter.count });
   const out: EvalIndex[] = [];
   for (const variant of variants) {
     for (const corpus of readCorpora()) {

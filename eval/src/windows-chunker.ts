@@ -1,12 +1,14 @@
 import { sha256, type Chunk } from '@monorag/shared';
-import { estimateTokens, type Chunker } from '@monorag/chunker';
+import { estimateTokens, type Chunker, type TokenCounter } from '@monorag/chunker';
 
 /** Options of {@link createWindowsChunker}. */
 export interface WindowsChunkerOptions {
   /** The syntax-aware chunker; Markdown files are delegated to it so only code chunking differs. */
   base: Chunker;
-  /** Largest window (header + content) in estimated embedding-model tokens; default 256. */
+  /** Largest window (header + content) in embedding-model tokens; default 256. */
   maxTokens?: number;
+  /** Token counter, the same as the syntax chunker's; default `estimateTokens`. */
+  countTokens?: TokenCounter;
 }
 
 /**
@@ -16,12 +18,12 @@ export interface WindowsChunkerOptions {
  * keeps its heading sections (delegated to `base`), so the ablation isolates code chunking.
  * Ranges are 1-based inclusive; every non-blank line lies in exactly one window.
  */
-export function createWindowsChunker({ base, maxTokens = 256 }: WindowsChunkerOptions): Chunker {
+export function createWindowsChunker({ base, maxTokens = 256, countTokens = estimateTokens }: WindowsChunkerOptions): Chunker {
   const chunk = (path: string, text: string): Chunk[] => {
     const language = base.languageOf(path, text);
     if (language === 'markdown') return base.chunk(path, text);
     const lines = text.split('\n');
-    const budget = Math.max(1, maxTokens - estimateTokens(path));
+    const budget = Math.max(1, maxTokens - 2 - countTokens(path));
     const chunks: Chunk[] = [];
     let row = 0;
     while (row < lines.length) {
@@ -31,7 +33,7 @@ export function createWindowsChunker({ base, maxTokens = 256 }: WindowsChunkerOp
       let stop = row;
       let cut = -1;
       while (stop < lines.length) {
-        const tokens = estimateTokens(lines[stop]!);
+        const tokens = countTokens(lines[stop]!);
         if (stop > row && used + tokens > budget) break;
         used += tokens;
         if (stop > row && lines[stop]!.trim() === '') cut = stop;

@@ -13,6 +13,12 @@ export interface ChunkerOptions {
    * leave out the model's special tokens (see `specialTokens`).
    */
   countTokens?: TokenCounter;
+  /**
+   * Names the token counter in `Chunker.version`, so an index chunked with one counter is never
+   * updated with another (chunk boundaries depend on it). Default `estimate`; give e.g.
+   * `wordpiece-30522` for `createWordPieceCounter` over a 30,522-entry vocabulary.
+   */
+  counterId?: string;
   /** Tokens the model adds to every input, reserved out of `maxTokens`. Default 2 (`[CLS]` and `[SEP]` of BERT models). */
   specialTokens?: number;
   /** Longest a single file may take to parse, in milliseconds, before it falls back to line windows. Default 1500. */
@@ -41,7 +47,7 @@ export interface FileAnalysis {
 
 /** Splits files into chunks. Pure: no I/O after creation. */
 export interface Chunker {
-  /** Version string; part of the index identity. Bump when boundaries or headers change. */
+  /** `<CHUNKER_VERSION>+<counterId>`; part of the index identity. Bump CHUNKER_VERSION when boundaries or headers change. */
   readonly version: string;
   /** Language id for a path (by extension, then shebang in `text`); `text` for unknown. */
   languageOf(path: string, text: string): string;

@@ -234,8 +234,9 @@ describe('createChunker: Markdown and windows', () => {
 });
 
 describe('createChunker: contract', () => {
-  it('reports its version and languages', () => {
-    expect(chunker.version).toBe(CHUNKER_VERSION);
+  it('reports its version, naming the token counter, and languages', async () => {
+    expect(chunker.version).toBe(`${CHUNKER_VERSION}+estimate`);
+    expect((await createChunker({ counterId: 'wordpiece-30522' })).version).toBe(`${CHUNKER_VERSION}+wordpiece-30522`);
     expect(chunker.languageOf('x/y.py', '')).toBe('python');
   });
 

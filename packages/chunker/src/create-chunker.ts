@@ -46,6 +46,7 @@ export async function createChunker({
   countTokens = estimateTokens,
   specialTokens = BERT_SPECIAL_TOKENS,
   parseTimeoutMs = DEFAULT_PARSE_TIMEOUT_MS,
+  counterId = 'estimate',
 }: ChunkerOptions = {}): Promise<Chunker> {
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `maxTokens must be a positive integer, got ${maxTokens}.`);
@@ -149,7 +150,7 @@ export async function createChunker({
   };
 
   return {
-    version: CHUNKER_VERSION,
+    version: `${CHUNKER_VERSION}+${counterId}`,
     unavailableGrammars,
     languageOf: (path, text) => findLanguage(path, text).id,
     chunk: (path, text) => analyse(path, text).chunks,

@@ -1,12 +1,11 @@
 import {
-  acquireIndexLock, addGitExclude, createIgnoreFilter, indexProject, isIgnoreRulesFile, readPathQueue,
+  acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
 } from '@monorag/indexer';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
-import { createIndexChunker } from './index-chunker.js';
 
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {

@@ -14,3 +14,4 @@ export { createIndexScheduler, type IndexScheduler, type IndexSchedulerOptions, 
 export { startProjectWatcher, type ProjectWatcher, type ProjectWatcherOptions } from './project-watcher.js';
 export { installGitHooks, uninstallGitHooks, gitHooksDir, hookScript, GIT_HOOK_NAMES, HOOK_MARKER, CHAINED_SUFFIX, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
 export { watchGitHead, type GitHeadWatcherOptions } from './git-head-watcher.js';
+export { createIndexChunker, createIndexTokenCounter, type IndexTokenCounter } from './create-index-chunker.js';

@@ -1,9 +1,8 @@
-import { addGitExclude, currentCommit } from '@monorag/indexer';
+import { addGitExclude, createIndexChunker, currentCommit } from '@monorag/indexer';
 import { createBullmqIndexQueue, planFileJobs, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir, type ProjectContext } from '../project-context.js';
 import { deleteProjectStore, openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
-import { createIndexChunker } from '../index-chunker.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {

@@ -2,7 +2,7 @@ import { indexFile, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
 import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
-import { createIndexChunker } from '../index-chunker.js';
+import { createIndexChunker } from '@monorag/indexer';
 
 /** Options of `monorag worker`. */
 export interface WorkerCommandOptions {

@@ -1,6 +1,6 @@
 import { createFakeEmbedder } from '@monorag/embedder-client';
 import { describe, expect, it } from 'vitest';
-import { createIndexChunker } from './index-chunker.js';
+import { createIndexChunker } from './create-index-chunker.js';
 
 // 100 lines of 3 word pieces each with a vocabulary of only [UNK] (`longword` + `_` + `x`, every word unknown).
 const text = Array.from({ length: 100 }, () => 'supercalifragilisticexpialidocious_x').join('\n');
@@ -15,6 +15,7 @@ describe('createIndexChunker', () => {
       [1, 83],
       [84, 100],
     ]);
+    expect(chunker.version).toMatch(/\+wordpiece-2$/);
   });
 
   it('falls back to the estimate without a vocabulary', async () => {
@@ -25,5 +26,6 @@ describe('createIndexChunker', () => {
       [1, 22],
       [23, 44],
     ]);
+    expect(chunker.version).toMatch(/\+estimate$/);
   });
 });

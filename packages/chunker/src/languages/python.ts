@@ -1,4 +1,5 @@
 import type { LanguageSpec } from './language-spec.js';
+import { syntaxSpec } from './syntax-spec.js';
 
 /** Python (`.py`, `.pyi`, `python` shebang). */
 export const PYTHON: LanguageSpec = {
@@ -6,19 +7,13 @@ export const PYTHON: LanguageSpec = {
   extensions: ['.py', '.pyi', '.pyw'],
   interpreters: ['python', 'python2', 'python3'],
   strategy: 'syntax',
-  syntax: {
+  syntax: syntaxSpec({
     grammar: 'tree-sitter-python.wasm',
     definitions: {
       decorated_definition: { shape: 'wrapper', fields: ['definition'] },
       function_definition: { shape: 'named', kind: 'function', body: 'statements' },
       class_definition: { shape: 'named', kind: 'class', body: 'members' },
     },
-    comments: ['comment'],
-    attachToNext: [],
-    functionValues: [],
-    objectValues: [],
-    callValues: [],
-    passThrough: [],
     blockTypes: ['block'],
-  },
+  }),
 };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,9 @@ import { createOpenApiValidator } from './qdrant/testing/openapi-validator.js';
 
 /** Qdrant's own OpenAPI description (shared/qdrant/openapi.json beside the checkout). */
 const SPEC = fileURLToPath(new URL('../../../../shared/qdrant/openapi.json', import.meta.url));
+if (!existsSync(SPEC)) {
+  throw new Error(`Qdrant's OpenAPI schema is missing at ${SPEC}: the checkout needs the project's shared/ folder beside it (as CI lays it out).`);
+}
 const validator = createOpenApiValidator(SPEC);
 
 let fake: Promise<FakeQdrant> | undefined;

@@ -41,6 +41,17 @@ describe('createIndexScheduler', () => {
     expect(maxActive).toBe(1);
   });
 
+  it('refuses a path that leaves the root without queueing it, so later runs are not poisoned', async () => {
+    const runs: Array<string[] | undefined> = [];
+    const scheduler = createIndexScheduler({ debounceMs: 5, run: async (paths) => (runs.push(paths), report()) });
+    expect(() => scheduler.enqueue(['../outside'])).toThrow(/path "..\/outside" is not repo-relative/);
+    await expect(scheduler.sync(['/etc/passwd', 'ok.ts'])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await scheduler.sync(['./src/a.ts', 'src/a.ts']);
+    await scheduler.idle();
+    expect(runs).toEqual([['src/a.ts']]);
+    expect(scheduler.status().lastError).toBeNull();
+  });
+
   it('a full request wins over paths, and a failed run is retried with its paths', async () => {
     const runs: Array<string[] | undefined> = [];
     const scheduler = createIndexScheduler({

@@ -1,5 +1,6 @@
 import { errorMessage, type Logger } from '@monorag/shared';
 import type { IndexReport } from './index-project.js';
+import { normaliseScope } from './path-scope.js';
 
 /** One run the scheduler asks for: the paths to bring up to date, or undefined for the whole tree. */
 export type ScheduledRun = (paths: string[] | undefined) => Promise<IndexReport>;
@@ -35,7 +36,10 @@ export interface SchedulerStatus {
  * is in progress, new triggers collect into exactly one follow-up run, never a second concurrent run.
  */
 export interface IndexScheduler {
-  /** Adds paths to the next run (undefined: the whole tree) and (re)starts the debounce timer. */
+  /**
+   * Adds paths to the next run (undefined: the whole tree) and (re)starts the debounce timer.
+   * @throws MonoragError `INVALID_ARGUMENT` for a path that is absolute or leaves the root; nothing is queued then.
+   */
   enqueue(paths?: readonly string[]): void;
   /**
    * Like {@link enqueue} without the debounce, and resolves with the report of the run that covers the
@@ -68,9 +72,12 @@ export function createIndexScheduler({ run, debounceMs = 100, retryMs = 2000, lo
   let idleWaiters: Array<() => void> = [];
   const state = { runs: 0, lastReport: null as IndexReport | null, lastError: null as string | null };
 
+  // Paths are checked before they are queued: a bad one is refused to its caller and never reaches a
+  // run, where it would fail every later run that includes it.
   const add = (paths: readonly string[] | undefined): void => {
-    if (paths === undefined) pendingFull = true;
-    else for (const p of paths) pending.add(p);
+    const checked = paths === undefined ? undefined : normaliseScope(paths);
+    if (checked === undefined || checked.includes('')) pendingFull = true;
+    else for (const p of checked) pending.add(p);
     hasPending = true;
   };
 

@@ -24,9 +24,10 @@ describe('readFileContext', () => {
     expect(ctx).toEqual({ path: 'src/a.ts', startLine: 3, endLine: 5, totalLines: 10, text: 'line 3\nline 4\nline 5', truncated: false });
   });
 
-  it('clamps an endLine past the end and says so', async () => {
+  it('clamps an endLine past the end; the end of the file is not truncation', async () => {
     const ctx = await readFileContext({ root, path: 'src/a.ts', startLine: 9, endLine: 50 });
-    expect(ctx).toMatchObject({ startLine: 9, endLine: 10, text: 'line 9\nline 10', truncated: true, totalLines: 10 });
+    expect(ctx).toMatchObject({ startLine: 9, endLine: 10, text: 'line 9\nline 10', truncated: false, totalLines: 10 });
+    expect(await readFileContext({ root, path: 'src/a.ts' })).toMatchObject({ startLine: 1, endLine: 10, truncated: false });
   });
 
   it('refuses a startLine past the end, naming the argument', async () => {

@@ -31,7 +31,7 @@ export interface FileContext {
   totalLines: number;
   /** The lines startLine..endLine joined by '\n'. */
   text: string;
-  /** True when the response stopped before the requested endLine (file end, maxLines or maxChars). */
+  /** True when maxLines or maxChars stopped the response before the requested endLine (or before the file's end when none was given); reaching the end of the file is not truncation. */
   truncated: boolean;
 }
 
@@ -95,6 +95,7 @@ export async function readFileContext(options: FileContextOptions): Promise<File
     endLine,
     totalLines,
     text: lines.slice(startLine - 1, endLine).join('\n'),
-    truncated: endLine < wantedEnd,
+    // Cut short by maxLines or maxChars; reaching the end of the file is not truncation.
+    truncated: endLine < Math.min(wantedEnd, totalLines),
   };
 }

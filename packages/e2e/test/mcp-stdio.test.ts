@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,7 @@ let stderr = '';
 beforeAll(async () => {
   embedder = await startTestEmbeddingServer();
   repo = makeFixtureRepo();
+  writeFileSync(path.join(repo, '.env'), 'API_KEY=sk-live-not-for-assistants\n');
   const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
   expect(indexed.code, indexed.stderr).toBe(0);
   const { command, args } = cliCommand(['serve', repo]);
@@ -86,6 +89,7 @@ describe('monorag serve over stdio, driven by the SDK client', () => {
     ['a range past the end of the file', 'get_file_context', { path: 'src/lru.ts', startLine: 500 }, /"startLine" \(500\) is past the end of src\/lru.ts, which has 24 lines/],
     ['a ../ path', 'get_file_context', { path: '../etc/passwd' }, /"path" .* is outside the project/],
     ['an absolute path elsewhere', 'get_file_context', { path: '/etc/passwd' }, /"path" .* is outside the project/],
+    ['a secret file the index leaves out', 'get_file_context', { path: '.env' }, /"path": .env is excluded by the project's ignore rules/],
   ])('refuses %s with a clear error and keeps serving', async (_label, tool, args, message) => {
     const result = await call(tool, args);
     expect(result.isError).toBe(true);

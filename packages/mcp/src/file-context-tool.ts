@@ -15,6 +15,8 @@ export interface FileContextToolOptions {
   /** Most characters returned per call. */
   maxChars: number;
   readFreshness: () => Promise<IndexFreshness>;
+  /** Whether a repo-relative path may be read (see `FileContextOptions.isReadable`). */
+  isReadable?: (relPath: string) => boolean;
 }
 
 /** Registers `get_file_context`: bounded, path-checked reading of lines of a project file. */
@@ -45,7 +47,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
     async ({ path, startLine, endLine }) => {
       try {
         const context = await readFileContext({
-          root: options.root, path, startLine, endLine, maxLines: options.maxLines, maxChars: options.maxChars,
+          root: options.root, path, startLine, endLine, maxLines: options.maxLines, maxChars: options.maxChars, isReadable: options.isReadable,
         });
         const index = await options.readFreshness();
         const more = context.truncated ? `\n\n(truncated: continue with startLine ${context.endLine + 1}; the file has ${context.totalLines} lines)` : '';

@@ -49,6 +49,14 @@ describe('readFileContext', () => {
     await expect(readFileContext({ root, path: p })).rejects.toMatchObject({ code, message: expect.stringContaining('"path"') });
   });
 
+  it('refuses what isReadable refuses, naming the argument', async () => {
+    const isReadable = (rel: string) => rel !== 'src/a.ts';
+    await expect(readFileContext({ root, path: 'src/a.ts', isReadable })).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_PROJECT',
+      message: expect.stringContaining('"path": src/a.ts is excluded'),
+    });
+  });
+
   it('refuses the sibling directory that shares the root name as a prefix', async () => {
     await expect(readFileContext({ root, path: path.join(sibling, 'key.txt') })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_PROJECT' });
   });

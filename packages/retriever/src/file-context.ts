@@ -18,6 +18,11 @@ export interface FileContextOptions {
   maxChars?: number;
   /** Files larger than this many bytes are refused; default 4 MiB. */
   maxFileBytes?: number;
+  /**
+   * Whether a repo-relative path may be read; default: any file inside the root. The CLI passes the
+   * index's ignore rules, so secrets (`.env`, keys), `.git/` and ignored files are never served.
+   */
+  isReadable?: (relPath: string) => boolean;
 }
 
 /** Lines of one file, bounded. */
@@ -56,6 +61,12 @@ export async function readFileContext(options: FileContextOptions): Promise<File
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "endLine" (${options.endLine}) is before "startLine" (${startLine}).`);
   }
   const target = resolveProjectPath(root, options.path, 'path');
+  if (options.isReadable && !options.isReadable(target.rel)) {
+    throw new MonoragError(
+      ErrorCode.PATH_OUTSIDE_PROJECT,
+      `Argument "path": ${target.rel} is excluded by the project's ignore rules (.gitignore, .monoragignore, or monorag's defaults for secrets, .git and dependencies); it is not served.`,
+    );
+  }
   const info = await stat(target.abs);
   if (!info.isFile()) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${target.rel || '.'} is a directory, not a file.`);

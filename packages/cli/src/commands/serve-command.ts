@@ -4,6 +4,7 @@ import { createMcpServer } from '@monorag/mcp';
 import { createIndexControl } from '../index-control.js';
 import { openRetriever } from '../open-retriever.js';
 import { createProjectContext } from '../project-context.js';
+import { createReadablePredicate } from '../readable-predicate.js';
 import { openProjectIndexer, type ProjectIndexer } from '../project-indexer.js';
 import { CLI_VERSION } from '../version.js';
 import { watchProject, type WatchedProject } from '../watch-project.js';
@@ -48,6 +49,7 @@ export async function runServeCommand(project: string | undefined, options: Serv
     indexControl: control,
     version: CLI_VERSION,
     maxLimit: context.config.search.maxLimit,
+    isReadable: createReadablePredicate(context),
   });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -13,13 +13,20 @@ import { createOpenApiValidator } from './qdrant/testing/openapi-validator.js';
 
 /** Qdrant's own OpenAPI description (shared/qdrant/openapi.json beside the checkout). */
 const SPEC = fileURLToPath(new URL('../../../../shared/qdrant/openapi.json', import.meta.url));
-if (!existsSync(SPEC)) {
-  throw new Error(`Qdrant's OpenAPI schema is missing at ${SPEC}: the checkout needs the project's shared/ folder beside it (as CI lays it out).`);
+/** The schema lives in the project's shared/ folder beside the checkout, as CI lays it out; CI must have it. */
+const HAS_SPEC = existsSync(SPEC);
+const MISSING = `Qdrant's OpenAPI schema is missing at ${SPEC}: the request-validation tests need the project's shared/ folder beside the checkout.`;
+if (!HAS_SPEC && process.env.CI) throw new Error(MISSING);
+const validator = HAS_SPEC ? createOpenApiValidator(SPEC) : undefined;
+
+if (!HAS_SPEC) {
+  describe('qdrant store request validation', () => {
+    it.skip(`skipped: ${MISSING}`, () => {});
+  });
 }
-const validator = createOpenApiValidator(SPEC);
 
 let fake: Promise<FakeQdrant> | undefined;
-const fakeQdrant = (): Promise<FakeQdrant> => (fake ??= startFakeQdrant(validator));
+const fakeQdrant = (): Promise<FakeQdrant> => (fake ??= startFakeQdrant(validator!));
 afterAll(async () => {
   if (fake) await (await fake).close();
 });
@@ -44,7 +51,7 @@ const openOn = (url: () => Promise<string>, apiKey?: string, afterCleanup?: () =
 };
 
 // Each test of the suite ends by asserting that every request it made is valid under the OpenAPI description.
-describeChunkStoreContract('qdrant (in-process fake Qdrant, every request validated against openapi.json)', openOn(
+if (HAS_SPEC) describeChunkStoreContract('qdrant (in-process fake Qdrant, every request validated against openapi.json)', openOn(
   async () => (await fakeQdrant()).url,
   undefined,
   async () => {
@@ -65,7 +72,7 @@ if (QDRANT_URL) {
   });
 }
 
-describe('openQdrantStore requests (fake Qdrant)', () => {
+describe.skipIf(!HAS_SPEC)('openQdrantStore requests (fake Qdrant)', () => {
   const identity: IndexIdentity = { model: 'm', dim: 3, chunkerVersion: 'c1' };
   const options = async () => ({ url: (await fakeQdrant()).url, project: `p-${randomUUID()}`, collectionPrefix: 'mrq', identity });
 
@@ -176,9 +183,9 @@ describe('bm25 sparse vectors', () => {
   });
 });
 
-describe('the OpenAPI request validator', () => {
+describe.skipIf(!HAS_SPEC)('the OpenAPI request validator', () => {
   it('rejects what Qdrant would reject: unknown operations, wrong types, bad formats, unknown query parameters', () => {
-    const bad = (method: string, url: string, body?: unknown) => validator.check(method, url, body).errors;
+    const bad = (method: string, url: string, body?: unknown) => validator!.check(method, url, body).errors;
     expect(bad('POST', '/collections/c/points/query', { query: { rrf: { k: 60 } }, limit: 5 })).toEqual([]);
     expect(bad('POST', '/collections/c/points/query', { query: { rrf: { k: 0 } } })).not.toEqual([]);
     expect(bad('POST', '/collections/c/points/query', { query: { indices: [-1], values: [1] }, using: 'bm25' })).not.toEqual([]);

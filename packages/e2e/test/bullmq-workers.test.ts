@@ -26,10 +26,23 @@ let dataDir: string;
 let paths: string[];
 let env: Record<string, string>;
 const project = 'bullmq-e2e';
+const spawned: ChildProcess[] = [];
+
+/** Sends `signal` to the child's whole process group (tsx and the node process it runs). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch (error) {
+    // ESRCH: the group has already exited, which is what we want.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
 
 function startWorker(): WorkerProcess {
   const { command, args } = cliCommand(['worker', root, '--concurrency', '2']);
-  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, so a SIGKILL reaches the worker itself and not only the tsx wrapper around it.
+  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  spawned.push(child);
   const done: WorkerProcess['done'] = [];
   let buffer = '';
   child.stderr?.on('data', (data: Buffer) => {
@@ -86,6 +99,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const child of spawned) killGroup(child, 'SIGKILL');
   await redis?.stop();
   await embedding?.stop();
   if (root) rmSync(root, { recursive: true, force: true });
@@ -131,7 +145,7 @@ describe('monorag worker processes on a real redis-server (1,000 generated files
     const victim = startWorker();
     const survivor = startWorker();
     await until(() => victim.done.length + survivor.done.length >= 150 && victim.done.length > 0);
-    victim.child.kill('SIGKILL');
+    killGroup(victim.child, 'SIGKILL');
     expect(await victim.exited).toBeNull();
     const third = startWorker();
     const queue = createBullmqIndexQueue({ redisUrl: redis.url, project });

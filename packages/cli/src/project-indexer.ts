@@ -1,3 +1,4 @@
+import { renameSync, rmSync } from 'node:fs';
 import {
   acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
@@ -9,7 +10,7 @@ import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './proj
 
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {
-  store: SqliteStore;
+  readonly store: SqliteStore;
   /** The ignore rules the runs (and a watcher) use. */
   filter: IgnoreFilter;
   /**
@@ -24,7 +25,10 @@ export interface ProjectIndexer {
 
 /** Options of {@link openProjectIndexer}. */
 export interface ProjectIndexerOptions {
-  /** Delete the existing index first. */
+  /**
+   * Build the index anew: into `<index file>.rebuild`, which replaces the index file only when the
+   * first run has finished, so searches keep the old index meanwhile and an interrupted rebuild loses nothing.
+   */
   rebuild?: boolean;
   /** How long a run waits for another process's lock, in ms; default 10 minutes. */
   lockWaitMs?: number;
@@ -44,12 +48,25 @@ export async function openProjectIndexer(context: ProjectContext, { rebuild = fa
   const info = await embedder.info();
   const chunker = await createIndexChunker(embedder, info, context.logger);
   const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
-  if (rebuild) deleteStoreFiles(context.storeFile);
-  const store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+  const rebuildFile = `${context.storeFile}.rebuild`;
+  if (rebuild) deleteStoreFiles(rebuildFile);
+  let store = await openSqliteStore({ file: rebuild ? rebuildFile : context.storeFile, identity, logger: context.logger });
+  let swapPending = rebuild;
+  /** Replaces the index file with the finished rebuild (under the index lock). */
+  const swapIn = async (): Promise<void> => {
+    await store.close();
+    // The old file's WAL must not be replayed onto the new one: remove it, then replace the file atomically.
+    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${context.storeFile}${suffix}`, { force: true });
+    renameSync(rebuildFile, context.storeFile);
+    store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+    swapPending = false;
+  };
   const filter = createIgnoreFilter({ root: context.root, extraIgnores });
 
   return {
-    store,
+    get store() {
+      return store;
+    },
     filter,
     async run(paths, onProgress) {
       const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs });
@@ -68,11 +85,16 @@ export async function openProjectIndexer(context: ProjectContext, { rebuild = fa
           extraIgnores, filter, paths: all, logger: context.logger, onProgress,
         });
         queued.remove();
+        if (swapPending) await swapIn();
         return report;
       } finally {
         lock.release();
       }
     },
-    close: () => store.close(),
+    close: async () => {
+      await store.close();
+      // A rebuild that never finished a run leaves the old index in place.
+      if (swapPending) deleteStoreFiles(rebuildFile);
+    },
   };
 }

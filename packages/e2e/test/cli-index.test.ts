@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { IndexReport } from '@monorag/indexer';
@@ -55,6 +55,15 @@ describe('monorag index is incremental', () => {
     expect(fourth).toMatchObject({ files: 4, deleted: 1, unchanged: 4, chunksEmbedded: 0 });
     expect(fourth.totalChunks).toBeLessThan(third.totalChunks);
     expect((await lexical(repo, 'parse_ini sections')).map((r) => r.path)).not.toContain('tools/ini.py');
+  });
+
+  it('--rebuild builds a new index beside the old one and swaps it in when done', async () => {
+    const repo = makeFixtureRepo();
+    const first = await index(repo);
+    const rebuilt = await index(repo, '--rebuild');
+    expect(rebuilt).toMatchObject({ files: 5, added: 5, unchanged: 0, totalChunks: first.totalChunks });
+    expect(existsSync(path.join(repo, '.monorag', 'index.sqlite.rebuild'))).toBe(false);
+    expect((await lexical(repo, 'slugify'))[0]).toMatchObject({ path: 'src/slug.ts' });
   });
 
   it('moves a renamed file: the new path is indexed, the old path is gone, no other file re-embedded', async () => {

@@ -12,4 +12,7 @@ pnpm exec eslint .
 echo "== python tests" >&2
 packages/embedding-server/.venv/bin/python -m pytest packages/embedding-server/tests -q
 echo "== typescript tests" >&2
+# The pinned eval corpora (sha256-checked npm tarballs): the chunker's corpus property test and the
+# refs check run on them.
+node eval/fetch-corpora.mjs > /dev/null
 pnpm exec vitest run

@@ -38,6 +38,8 @@ beforeAll(async () => {
   chunker = await createChunker({ maxTokens: MAX_TOKENS, countTokens });
 });
 
+if (!present && process.env.CI) throw new Error('The eval corpora are missing: run `node eval/fetch-corpora.mjs` (scripts/test.sh does).');
+
 describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', () => {
   it(`covers every non-blank line once, keeps ranges in the file, bounds sizes (${vocab ? 'real word pieces' : 'estimated tokens'}), and gives the same ids twice`, () => {
     const files = [...corpusFiles(pino), ...corpusFiles(undici, 'lib/')];

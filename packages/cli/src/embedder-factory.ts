@@ -1,10 +1,5 @@
-import {
-  createHttpEmbedder,
-  startManagedEmbedder,
-  type Embedder,
-  type EmbedderInfo,
-} from '@monorag/embedder-client';
-import { ErrorCode, isMonoragError, MonoragError, type IndexIdentity } from '@monorag/shared';
+import { createHttpEmbedder, startManagedEmbedder, type Embedder } from '@monorag/embedder-client';
+import { ErrorCode, isMonoragError } from '@monorag/shared';
 import type { ProjectContext } from './project-context.js';
 
 /**
@@ -51,18 +46,4 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
     embed: (texts) => withRestart((e) => e.embed(texts)),
     vocabulary: () => withRestart(async (e) => e.vocabulary?.()),
   };
-}
-
-/**
- * Checks that an embedder produces vectors of the index's identity.
- * @throws MonoragError `INDEX_IDENTITY_MISMATCH` saying how to re-index.
- */
-export function checkEmbedderIdentity(info: EmbedderInfo, identity: IndexIdentity, root: string): void {
-  if (info.model !== identity.model || info.dim !== identity.dim) {
-    throw new MonoragError(
-      ErrorCode.INDEX_IDENTITY_MISMATCH,
-      `The index of ${root} was built with ${identity.model} (${identity.dim} dims) but the embedding server runs ${info.model} (${info.dim} dims). ` +
-        `Re-index with \`monorag index --rebuild ${root}\`, or point EMBEDDING_URL at a server with the index's model.`,
-    );
-  }
 }

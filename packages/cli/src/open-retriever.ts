@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { Embedder } from '@monorag/embedder-client';
+import { checkEmbedderIdentity, type Embedder } from '@monorag/embedder-client';
 import { currentCommit, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
-import { checkEmbedderIdentity, createProjectEmbedder } from './embedder-factory.js';
+import { createProjectEmbedder } from './embedder-factory.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
 
@@ -35,7 +35,8 @@ export async function openRetriever(context: ProjectContext, existing?: ChunkSto
   const getEmbedder = (): Promise<Embedder> => {
     checked ??= (async () => {
       const embedder = createProjectEmbedder(context);
-      checkEmbedderIdentity(await embedder.info(), store.identity, context.root);
+      const { model, dim } = store.identity;
+      checkEmbedderIdentity(await embedder.info(), { model, dim, reindexCommand: `monorag index --rebuild ${context.root}` }, context.config.embedding.url);
       return embedder;
     })();
     checked.catch(() => {

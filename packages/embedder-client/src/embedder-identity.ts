@@ -15,14 +15,14 @@ export interface ExpectedIdentity {
  * Checks that an embedding server produces vectors of the index's identity (DESIGN.md: vectors of
  * two models never meet).
  * @throws MonoragError `INDEX_IDENTITY_MISMATCH` naming both models and dimensions, the server's
- *   URL, and how to re-index.
+ *   URL (when given: a managed local server has none the user set), and how to re-index.
  */
-export function checkEmbedderIdentity(info: Pick<EmbedderInfo, 'model' | 'dim'>, expected: ExpectedIdentity, url: string): void {
+export function checkEmbedderIdentity(info: Pick<EmbedderInfo, 'model' | 'dim'>, expected: ExpectedIdentity, url?: string): void {
   if (info.model === expected.model && info.dim === expected.dim) return;
   const reindex = expected.reindexCommand ?? 'monorag index --rebuild <project>';
   throw new MonoragError(
     ErrorCode.INDEX_IDENTITY_MISMATCH,
-    `The index was built with ${expected.model} (${expected.dim} dims) but the embedding server at ${url} runs ${info.model} (${info.dim} dims). ` +
+    `The index was built with ${expected.model} (${expected.dim} dims) but the embedding server${url ? ` at ${url}` : ''} runs ${info.model} (${info.dim} dims). ` +
       `Re-index with \`${reindex}\`, or point EMBEDDING_URL at a server with the index's model.`,
   );
 }

@@ -153,15 +153,20 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     }
   }
 
+  /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
+  const leaveOut = async (path: string, reason: 'binary' | 'generated'): Promise<void> => {
+    skipped.push({ path, reason });
+    if (manifest.has(path)) {
+      await store.deleteFile(path);
+      report.deleted++;
+    }
+  };
+
   for (const file of walk.files) {
     const read = await readProjectFile(file.absPath);
     progress.filesScanned++;
     if (read.kind === 'binary') {
-      skipped.push({ path: file.path, reason: 'binary' });
-      if (manifest.has(file.path)) {
-        await store.deleteFile(file.path);
-        report.deleted++;
-      }
+      await leaveOut(file.path, 'binary');
       continue;
     }
     if (read.kind === 'unreadable') {
@@ -170,11 +175,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     if (isGeneratedText(read.text)) {
-      skipped.push({ path: file.path, reason: 'generated' });
-      if (manifest.has(file.path)) {
-        await store.deleteFile(file.path);
-        report.deleted++;
-      }
+      await leaveOut(file.path, 'generated');
       continue;
     }
     const previous = manifest.get(file.path);

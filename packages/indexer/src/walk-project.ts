@@ -1,4 +1,4 @@
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BINARY_EXTENSIONS } from './default-ignores.js';
 import { createIgnoreFilter, type IgnoreFilter } from './ignore-filter.js';
@@ -101,8 +101,8 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
         skipped.push({ path: rel, reason: 'binary' });
         continue;
       }
-      const stat = await lstat(abs).catch(() => undefined);
-      const size = stat?.isSymbolicLink() ? (await statSize(abs)) : (stat?.size ?? -1);
+      // stat follows a link (already checked to stay inside the root) to the file it names.
+      const size = await stat(abs).then((s) => s.size).catch(() => -1);
       if (size < 0) {
         skipped.push({ path: rel, reason: 'unreadable' });
         continue;
@@ -116,10 +116,6 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped };
-}
-
-async function statSize(abs: string): Promise<number> {
-  return stat(abs).then((s) => s.size).catch(() => -1);
 }
 
 async function resolveLinkInside(root: string, abs: string): Promise<{ isFile: boolean } | undefined> {

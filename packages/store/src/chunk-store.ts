@@ -62,10 +62,27 @@ export interface ChunkStore {
   getCachedEmbeddings(contentHashes: string[]): Promise<Map<string, Float32Array>>;
   /** Adds embeddings to the cache (content hash -> vector). */
   putCachedEmbeddings(entries: Map<string, Float32Array>): Promise<void>;
+  /**
+   * Garbage-collects the embedding cache: removes entries no longer useful to this index that were
+   * last used more than `olderThanMs` ago. SQLite: unreferenced by any chunk, with "used" meaning
+   * written or last referenced (entries of another model go at once). Qdrant (a cache shared by
+   * every project of the model): written or last hit more than `olderThanMs` ago; a chunk keeps its
+   * own vector, so this only costs a re-embedding if that text comes back.
+   * @throws MonoragError `INVALID_ARGUMENT` when `olderThanMs` is negative or not finite.
+   */
+  pruneEmbeddingCache(olderThanMs: number): Promise<CachePruneResult>;
   /** Reads a metadata value (e.g. `indexedCommit`, `indexedAt`). */
   getMeta(key: string): Promise<string | undefined>;
   /** Writes a metadata value. */
   setMeta(key: string, value: string): Promise<void>;
   stats(): Promise<StoreStats>;
   close(): Promise<void>;
+}
+
+/** What {@link ChunkStore.pruneEmbeddingCache} removed and kept. */
+export interface CachePruneResult {
+  /** Cache entries deleted. */
+  removed: number;
+  /** Cache entries left (SQLite: in this index file; Qdrant: in the model's shared cache). */
+  kept: number;
 }

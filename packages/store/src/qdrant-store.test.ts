@@ -205,6 +205,7 @@ describe.skipIf(!HAS_SPEC)('the OpenAPI request validator', () => {
     await store.writeFile(testFile('a.ts', [chunk]), [chunk], [new Float32Array([1, 0, 0, 0])]);
     await store.putCachedEmbeddings(new Map([['h', new Float32Array([1, 2, 3, 4])]]));
     await store.getCachedEmbeddings(['h']);
+    await store.pruneEmbeddingCache(3_600_000);
     await store.searchDense(new Float32Array([1, 0, 0, 0]), { limit: 3 });
     await store.searchLexical('alpha', { limit: 3 });
     await store.searchHybrid(new Float32Array([1, 0, 0, 0]), 'alpha', { limit: 3 });
@@ -231,6 +232,7 @@ describe.skipIf(!HAS_SPEC)('the OpenAPI request validator', () => {
         'POST /collections/{collection_name}/points/scroll',
         'POST /collections/{collection_name}/points/count',
         'POST /collections/{collection_name}/points/delete',
+        'POST /collections/{collection_name}/points/payload',
         'DELETE /collections/{collection_name}',
       ]),
     );

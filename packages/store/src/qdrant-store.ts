@@ -1,5 +1,6 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { ErrorCode, MonoragError, isMonoragError, type Chunk, type CodeSymbol, type FileRecord, type SymbolHit, type IndexIdentity, type Logger, type ScoredChunk } from '@monorag/shared';
+import { checkAge } from './check-age.js';
 import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-store.js';
 import { chunkPoint, DENSE_VECTOR, filePoint, filePointId, symbolPoint, metaPoint, metaPointId, payloadChunk, SPARSE_VECTOR, cachePointId, type QdrantPoint } from './qdrant/chunk-payload.js';
 import { aliasName, collectionNames } from './qdrant/collection-names.js';
@@ -54,6 +55,8 @@ export interface QdrantStore extends ChunkStore {
 export const QDRANT_RRF_K = 60;
 
 const SCROLL_PAGE = 1000;
+/** Payload field of a cache point: when it was last written or hit, in ms since the epoch. */
+const CACHE_USED_AT = 'usedAt';
 
 /**
  * Opens the Qdrant index of `project`. The project's alias `<prefix>_<project>` names its current
@@ -292,6 +295,8 @@ function createQdrantStore({ client, where, collection, cache, identity, batchSi
             const vector = (point.vector as Record<string, number[]> | null | undefined)?.[DENSE_VECTOR];
             if (typeof hash === 'string' && Array.isArray(vector)) out.set(hash, Float32Array.from(vector));
           }
+          // A hit is a use: it restarts the entry's age for pruneEmbeddingCache.
+          if (points.length > 0) await client.setPayload(cache, { wait: false, payload: { [CACHE_USED_AT]: Date.now() }, points: points.map((p) => p.id) });
         }
         return out;
       }),
@@ -311,9 +316,18 @@ function createQdrantStore({ client, where, collection, cache, identity, batchSi
           [...entries].map(([hash, vector]) => ({
             id: cachePointId(hash),
             vector: { [DENSE_VECTOR]: Array.from(vector) },
-            payload: { contentHash: hash, model: identity.model },
+            payload: { contentHash: hash, model: identity.model, [CACHE_USED_AT]: Date.now() },
           })),
         );
+      }),
+
+    pruneEmbeddingCache: (olderThanMs) =>
+      guard('prune the embedding cache', async () => {
+        checkAge(olderThanMs);
+        const before = (await client.count(cache, { exact: true })).count;
+        await client.delete(cache, { wait: true, filter: { must: [{ key: CACHE_USED_AT, range: { lt: Date.now() - olderThanMs } }] } });
+        const kept = (await client.count(cache, { exact: true })).count;
+        return { removed: before - kept, kept };
       }),
 
     getMeta: (key) =>

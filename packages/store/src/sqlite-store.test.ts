@@ -123,6 +123,40 @@ describe('openSqliteStore', () => {
     expect(schema()).toEqual(first);
   });
 
+  it('cache pruning keeps what a chunk references and counts age from when a file stopped referencing it', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+    const [kept] = chunksOf('src/kept.ts', 1);
+    const [dropped] = chunksOf('src/dropped.ts', 1);
+    const [replacement] = chunksOf('src/replacement.ts', 1).map((c) => ({ ...c, path: 'src/dropped.ts' }));
+    await store.putCachedEmbeddings(new Map([[kept!.contentHash, deterministicVector(1, 4)], [dropped!.contentHash, deterministicVector(2, 4)]]));
+    await store.writeFile(testFile('src/kept.ts', [kept!]), [kept!], vectorsOf([kept!], 1));
+    await store.writeFile(testFile('src/dropped.ts', [dropped!]), [dropped!], vectorsOf([dropped!], 2));
+    await sleep(80);
+    // Replacing the file unreferences `dropped` now: its age starts again.
+    await store.writeFile(testFile('src/dropped.ts', [replacement!]), [replacement!], vectorsOf([replacement!], 3));
+    expect(await store.pruneEmbeddingCache(40)).toEqual({ removed: 0, kept: 2 });
+    await sleep(80);
+    // `kept` is older still, but a chunk references it.
+    expect(await store.pruneEmbeddingCache(40)).toEqual({ removed: 1, kept: 1 });
+    expect([...(await store.getCachedEmbeddings([kept!.contentHash, dropped!.contentHash])).keys()]).toEqual([kept!.contentHash]);
+    // Deleting the file that references it restarts its age too.
+    await store.deleteFile('src/kept.ts');
+    expect(await store.pruneEmbeddingCache(40)).toEqual({ removed: 0, kept: 1 });
+    await sleep(80);
+    expect(await store.pruneEmbeddingCache(40)).toEqual({ removed: 1, kept: 0 });
+  });
+
+  it('cache pruning drops entries of another model at once', async () => {
+    await (await open(CONTRACT_IDENTITY)).close();
+    const db = new Database(file);
+    db.prepare('INSERT INTO embedding_cache (model, content_hash, vector, used_at) VALUES (?, ?, ?, ?)').run('other-model', 'h', Buffer.alloc(16), Date.now());
+    db.close();
+    const store = await open(CONTRACT_IDENTITY);
+    await store.putCachedEmbeddings(new Map([['mine', deterministicVector(1, 4)]]));
+    expect(await store.pruneEmbeddingCache(3_600_000)).toEqual({ removed: 1, kept: 1 });
+  });
+
   it('refuses a file written by a newer schema', async () => {
     await (await open(CONTRACT_IDENTITY)).close();
     const db = new Database(file);

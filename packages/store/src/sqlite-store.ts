@@ -3,7 +3,8 @@ import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, 
 import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-store.js';
 import { chunkColumns, rowToChunk, rowToFile, rowToSymbol, type ChunkRow, type FileRow, type SymbolRow } from './sqlite/chunk-row.js';
 import { prefixRange } from './sqlite/prefix-range.js';
-import { getCachedRows, putCachedRows } from './sqlite/embedding-cache.js';
+import { checkAge } from './check-age.js';
+import { getCachedRows, pruneCacheRows, putCachedRows } from './sqlite/embedding-cache.js';
 import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
 import { migrate } from './sqlite/migrations.js';
 import { openDatabase } from './sqlite/open-database.js';
@@ -146,6 +147,12 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
 
     putCachedEmbeddings: (entries) =>
       guard('write the embedding cache', () => putCachedRows(db, identity, entries)),
+
+    pruneEmbeddingCache: (olderThanMs) =>
+      guard('prune the embedding cache', () => {
+        checkAge(olderThanMs);
+        return pruneCacheRows(db, identity.model, olderThanMs);
+      }),
 
     getMeta: (key) =>
       guard('read metadata', () => db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined),

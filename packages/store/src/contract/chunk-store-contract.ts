@@ -250,6 +250,18 @@ export function describeChunkStoreContract(name: string, open: OpenContractStore
       });
     });
 
+    it('prunes cache entries unused for longer than the given age, and rejects a bad age', async () => {
+      await store.putCachedEmbeddings(new Map([['hash-old-1', v(1, 0, 0, 0)], ['hash-old-2', v(0, 1, 0, 0)]]));
+      await new Promise((r) => setTimeout(r, 60));
+      await store.putCachedEmbeddings(new Map([['hash-recent', v(0, 0, 1, 0)]]));
+      expect(await store.pruneEmbeddingCache(30)).toEqual({ removed: 2, kept: 1 });
+      expect([...(await store.getCachedEmbeddings(['hash-old-1', 'hash-old-2', 'hash-recent'])).keys()]).toEqual(['hash-recent']);
+      expect(await store.pruneEmbeddingCache(3_600_000)).toEqual({ removed: 0, kept: 1 });
+      for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(store.pruneEmbeddingCache(bad)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, message: expect.stringContaining('olderThanMs') });
+      }
+    });
+
     it('reads and writes metadata', async () => {
       expect(await store.getMeta('indexedCommit')).toBeUndefined();
       await store.setMeta('indexedCommit', 'abc123');

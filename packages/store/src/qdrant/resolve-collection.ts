@@ -47,6 +47,8 @@ export async function resolveQdrantCollection(options: ResolveCollectionOptions)
   await client.upsert(names.collection, { wait: true, points: [metaPoint(IDENTITY_META_KEY, { ...requested, project })] });
   // The cache keeps vectors as given: Dot does not normalise them as Cosine would.
   await ensureCollection(client, names.cache, { vectors: { [DENSE_VECTOR]: { size: requested.dim, distance: 'Dot' } } });
+  // pruneEmbeddingCache deletes by a range over the last-use time.
+  await client.createPayloadIndex(names.cache, { field_name: 'usedAt', field_schema: 'integer', wait: true });
   try {
     await client.updateCollectionAliases({ actions: [{ create_alias: { collection_name: names.collection, alias_name: alias } }] });
   } catch (error) {

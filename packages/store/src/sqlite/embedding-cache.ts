@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ErrorCode, MonoragError, type IndexIdentity } from '@monorag/shared';
+import type { CachePruneResult } from '../chunk-store.js';
 import { decodeVector, encodeVector } from './vector-codec.js';
 
 /** Cached vectors of `model` for the given content hashes; absent hashes are absent from the map. */
@@ -29,8 +30,39 @@ export function putCachedRows(db: Database.Database, identity: IndexIdentity, en
       );
     }
   }
-  const put = db.prepare('INSERT OR REPLACE INTO embedding_cache (model, content_hash, vector) VALUES (?, ?, ?)');
+  const put = db.prepare('INSERT OR REPLACE INTO embedding_cache (model, content_hash, vector, used_at) VALUES (?, ?, ?, ?)');
+  const now = Date.now();
   db.transaction(() => {
-    for (const [hash, vector] of entries) put.run(identity.model, hash, encodeVector(vector));
+    for (const [hash, vector] of entries) put.run(identity.model, hash, encodeVector(vector), now);
+  })();
+}
+
+/**
+ * Marks the cache entries of the chunks of `path` as used now, just before those chunks are replaced
+ * or deleted: an entry's age for {@link pruneCacheRows} counts from when the index last referenced it,
+ * so a branch left yesterday keeps its vectors for the whole grace period. Runs inside the caller's transaction.
+ */
+export function touchCacheOfPath(db: Database.Database, path: string, now = Date.now()): void {
+  db.prepare(`
+    UPDATE embedding_cache SET used_at = ?
+    WHERE content_hash IN (SELECT content_hash FROM chunks WHERE path = ?)`).run(now, path);
+}
+
+/**
+ * Garbage-collects the embedding cache: deletes every entry of another model than `model` (this
+ * index can never use it) and every entry no chunk references whose `used_at` is before
+ * `now - olderThanMs`. Entries a chunk references are always kept. One transaction.
+ */
+export function pruneCacheRows(db: Database.Database, model: string, olderThanMs: number, now = Date.now()): CachePruneResult {
+  return db.transaction(() => {
+    const otherModels = db.prepare('DELETE FROM embedding_cache WHERE model <> ?').run(model).changes;
+    const stale = db
+      .prepare(`
+        DELETE FROM embedding_cache
+        WHERE model = ? AND used_at < ?
+          AND NOT EXISTS (SELECT 1 FROM chunks WHERE chunks.content_hash = embedding_cache.content_hash)`)
+      .run(model, now - olderThanMs).changes;
+    const kept = db.prepare('SELECT count(*) FROM embedding_cache').pluck().get() as number;
+    return { removed: otherModels + stale, kept };
   })();
 }

@@ -26,6 +26,11 @@ interface Migration {
  * - `symbols(path, role, name, kind, start_line, end_line, enclosing)`: definitions and references of
  *   each file, replaced with its chunks; indexed by (name, role) for `monorag symbols` / `refs`.
  *
+ * Version 3 (embedding-cache garbage collection):
+ * - `embedding_cache.used_at`: when the entry was last written or last stopped being referenced by a
+ *   chunk (ms since the epoch); rows present before the migration get the migration time.
+ * - `chunks_content_hash` index, so "is this cache entry referenced?" is one index probe.
+ *
  * The vec0 table `chunks_vec` depends on the dimension, so it is created when the identity is first
  * recorded (see `recordIdentity`), not here.
  */
@@ -90,6 +95,16 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX symbols_name ON symbols (name, role);
         CREATE INDEX symbols_path ON symbols (path);
       `);
+    },
+  },
+  {
+    version: 3,
+    up(db) {
+      db.exec(`
+        ALTER TABLE embedding_cache ADD COLUMN used_at INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX chunks_content_hash ON chunks (content_hash);
+      `);
+      db.prepare('UPDATE embedding_cache SET used_at = ?').run(Date.now());
     },
   },
 ];

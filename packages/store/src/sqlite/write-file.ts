@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, type IndexIdentity } from '@monorag/shared';
+import { touchCacheOfPath } from './embedding-cache.js';
 import { ftsColumns } from './fts-text.js';
 import { encodeVector } from './vector-codec.js';
 
@@ -24,10 +25,12 @@ export function validateWrite(identity: IndexIdentity, file: FileRecord, chunks:
 }
 
 /**
- * Deletes every chunk of `path` with its vector and FTS row. Runs inside the caller's transaction.
+ * Deletes every chunk of `path` with its vector and FTS row, first marking their embedding-cache
+ * entries as used now (see `touchCacheOfPath`). Runs inside the caller's transaction.
  * vec0 takes the rowid as a BigInt (sqlite-vec rejects a JS number bound as REAL).
  */
 export function deleteChunksOfPath(db: Database.Database, path: string): void {
+  touchCacheOfPath(db, path);
   const rowids = db.prepare('SELECT rowid FROM chunks WHERE path = ?').pluck().all(path) as number[];
   const deleteVector = db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
   const deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');

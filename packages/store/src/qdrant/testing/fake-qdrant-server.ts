@@ -42,7 +42,7 @@ class HttpError extends Error {
  * request is recorded and checked by `validator` before it is served. It implements what the Qdrant
  * store uses, with Qdrant's semantics: collections with named dense (Cosine, Dot) and sparse vectors
  * (`modifier: idf`, idf = ln(1 + (N - n + 0.5) / (n + 0.5)) as Qdrant documents), aliases, payload
- * indexes (recorded only), upsert, delete by ids or filter, batch updates applied in order, scroll,
+ * indexes (recorded only), upsert, delete by ids or filter, set payload, match and range conditions, batch updates applied in order, scroll,
  * count, retrieve, and the Query API with nearest (dense or sparse), filters, prefetch and RRF fusion
  * (score sum of 1 / (k + rank), rank from 1). Filters: must / must_not / should of `match.value`,
  * `match.any` and `has_id`. Not a full Qdrant: exact search only, no shards, no persistence.
@@ -106,6 +106,7 @@ export async function startFakeQdrant(validator: OpenApiValidator): Promise<Fake
     if (rest === 'index' && method === 'PUT') return { operation_id: 0, status: 'completed' };
     if (rest === 'points' && method === 'PUT') return update(collection, { upsert: body });
     if (rest === 'points/delete' && method === 'POST') return update(collection, { delete: body });
+    if (rest === 'points/payload' && method === 'POST') return update(collection, { set_payload: body });
     if (rest === 'points/batch' && method === 'POST') return (body.operations as Json[]).map((op) => update(collection, op));
     if (rest === 'points' && method === 'POST') {
       return (body.ids as (string | number)[])
@@ -141,6 +142,12 @@ export async function startFakeQdrant(validator: OpenApiValidator): Promise<Fake
       const selector = op.delete as Json;
       if (Array.isArray(selector.points)) for (const id of selector.points) collection.points.delete(String(id));
       else for (const p of [...collection.points.values()]) if (matches(p, selector.filter as Json)) collection.points.delete(String(p.id));
+    } else if (op.set_payload) {
+      const selector = op.set_payload as Json;
+      const targets = Array.isArray(selector.points)
+        ? (selector.points as (string | number)[]).map((id) => collection.points.get(String(id))).filter((p): p is Point => p !== undefined)
+        : [...collection.points.values()].filter((p) => matches(p, selector.filter as Json));
+      for (const p of targets) Object.assign(p.payload, selector.payload as Json);
     } else {
       throw new HttpError(400, `fake Qdrant: unsupported update operation ${Object.keys(op).join(',')}`);
     }
@@ -287,5 +294,12 @@ function condition(point: Point, c: Json): boolean {
   const match = c.match as Json | undefined;
   if (match && 'value' in match) return values.includes(match.value);
   if (match && Array.isArray(match.any)) return values.some((v) => (match.any as unknown[]).includes(v));
+  const range = c.range as Json | undefined;
+  if (range) {
+    const bound = (v: unknown, op: string, limit: unknown): boolean =>
+      limit === undefined || limit === null ||
+      (op === 'lt' ? Number(v) < Number(limit) : op === 'lte' ? Number(v) <= Number(limit) : op === 'gt' ? Number(v) > Number(limit) : Number(v) >= Number(limit));
+    return values.some((v) => typeof v === 'number' && ['lt', 'lte', 'gt', 'gte'].every((op) => bound(v, op, range[op])));
+  }
   throw new HttpError(400, `fake Qdrant: unsupported condition ${JSON.stringify(c)}`);
 }

@@ -38,4 +38,29 @@ describe('loadConfig', () => {
     writeFileSync(path.join(root, 'monorag.json'), '{ nope');
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(MonoragError);
   });
+
+  it('rejects an unknown key in monorag.json, naming the file and the key and suggesting the nearest valid one', () => {
+    const root = tempRoot();
+    const file = path.join(root, 'monorag.json');
+    writeFileSync(file, JSON.stringify({ embedding: { ur: 'http://127.0.0.1:9/' } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
+      `${file}: unknown key "embedding.ur" (did you mean "embedding.url"?). Remove or rename it; the keys allowed in "embedding" are: url, python, idleSeconds, batchSize, timeoutMs, startupSeconds.`,
+    );
+    writeFileSync(file, JSON.stringify({ datadir: 'x' }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(`${file}: unknown key "datadir" (did you mean "dataDir"?).`);
+    writeFileSync(file, JSON.stringify({ store: { qdrant: { url: 'http://q:6333', colour: 'red' } } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
+      `${file}: unknown key "store.qdrant.colour". Remove or rename it; the keys allowed in "store.qdrant" are: url, apiKey, project, collectionPrefix.`,
+    );
+    const error = (() => {
+      try {
+        loadConfig({ projectRoot: root, env: {} });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(MonoragError);
+    expect((error as MonoragError).code).toBe('CONFIG_INVALID');
+  });
 });

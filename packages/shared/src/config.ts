@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ErrorCode, MonoragError } from './errors.js';
+import { nearestName } from './nearest-name.js';
 
 /** Name of the optional per-project configuration file, read from the project root. */
 export const CONFIG_FILE_NAME = 'monorag.json';
@@ -10,23 +11,30 @@ const positiveInt = z.coerce.number().int().positive();
 
 /**
  * The configuration schema. Every key has a default; a project file (`monorag.json`), the environment
- * and command-line flags override it, in that order (flags win).
+ * and command-line flags override it, in that order (flags win). Objects are strict: an unknown key (a
+ * typo such as `embedding.ur`) is an error, never silently ignored.
  */
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   /** Directory of the index files; default `<project>/.monorag`. Env `MONORAG_DATA_DIR`. */
   dataDir: z.string().min(1).optional(),
   /** pino level. Env `MONORAG_LOG_LEVEL`. */
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   index: z
-    .object({
+    .strictObject({
       /** Files larger than this many bytes are skipped. Env `MONORAG_MAX_FILE_BYTES`. Default 1 MiB. */
       maxFileBytes: positiveInt.default(1024 * 1024),
       /** Files chunked and embedded at once. */
       concurrency: positiveInt.default(4),
+      /**
+       * Days an embedding-cache entry no chunk references is kept (so switching back to a branch or
+       * undoing an edit re-embeds nothing) before a full index run removes it. 0 prunes at once.
+       * Env `MONORAG_CACHE_RETENTION_DAYS`. Default 30.
+       */
+      cacheRetentionDays: z.coerce.number().min(0).default(30),
     })
-    .default({ maxFileBytes: 1024 * 1024, concurrency: 4 }),
+    .default({ maxFileBytes: 1024 * 1024, concurrency: 4, cacheRetentionDays: 30 }),
   embedding: z
-    .object({
+    .strictObject({
       /** URL of a running embedding server; when unset the CLI starts one. Env `EMBEDDING_URL`. */
       url: z.string().url().optional(),
       /** Python interpreter for the managed embedding server. Env `MONORAG_PYTHON`. */
@@ -42,11 +50,11 @@ export const configSchema = z.object({
     })
     .default({ idleSeconds: 1800, batchSize: 32, timeoutMs: 120_000, startupSeconds: 180 }),
   store: z
-    .object({
+    .strictObject({
       /** `sqlite` (embedded default: one file per project) or `qdrant` (team stack). Env `MONORAG_STORE`. */
       kind: z.enum(['sqlite', 'qdrant']).default('sqlite'),
       qdrant: z
-        .object({
+        .strictObject({
           /** Qdrant REST URL, e.g. `http://qdrant:6333`; required when kind is `qdrant`. Env `QDRANT_URL`. */
           url: z.string().url().optional(),
           /** Qdrant API key. Env `QDRANT_API_KEY`. */
@@ -60,7 +68,7 @@ export const configSchema = z.object({
     })
     .default({ kind: 'sqlite', qdrant: { collectionPrefix: 'monorag' } }),
   queue: z
-    .object({
+    .strictObject({
       /** `memory` (in-process, the embedded default) or `bullmq` (Redis; `monorag worker` processes). Env `MONORAG_QUEUE`. */
       kind: z.enum(['memory', 'bullmq']).default('memory'),
       /** Redis URL for BullMQ; required when kind is `bullmq`. Env `REDIS_URL`. */
@@ -76,7 +84,7 @@ export const configSchema = z.object({
     })
     .default({ kind: 'memory', concurrency: 2, attempts: 5, backoffMs: 1000, lockSeconds: 30 }),
   search: z
-    .object({
+    .strictObject({
       /** Results returned when no limit is given. */
       defaultLimit: positiveInt.default(10),
       /** Largest limit a caller may ask for. */
@@ -115,6 +123,7 @@ function fromEnv(env: Record<string, string | undefined>): ConfigInput {
   if (env.MONORAG_EMBED_BATCH_SIZE) embedding.batchSize = env.MONORAG_EMBED_BATCH_SIZE;
   const index: Record<string, string> = {};
   if (env.MONORAG_MAX_FILE_BYTES) index.maxFileBytes = env.MONORAG_MAX_FILE_BYTES;
+  if (env.MONORAG_CACHE_RETENTION_DAYS) index.cacheRetentionDays = env.MONORAG_CACHE_RETENTION_DAYS;
   const qdrant: Record<string, string> = {};
   if (env.QDRANT_URL) qdrant.url = env.QDRANT_URL;
   if (env.QDRANT_API_KEY) qdrant.apiKey = env.QDRANT_API_KEY;
@@ -173,6 +182,9 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
   const merged = mergeConfig(readConfigFile(file), fromEnv(env), overrides);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
+    // The environment and the flags only set known keys, so an unknown key comes from the file.
+    const unknown = parsed.error.issues.find((i) => i.code === 'unrecognized_keys');
+    if (unknown) throw unknownKeyError(file, unknown.path.map(String), unknown.keys[0] ?? '');
     const issue = parsed.error.issues[0];
     const key = issue?.path.join('.') || '(root)';
     throw new MonoragError(
@@ -181,6 +193,34 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
     );
   }
   return parsed.data;
+}
+
+/** The keys the schema allows in the object at `objectPath` (e.g. `['embedding']`); [] when there is none. */
+function schemaKeys(objectPath: readonly string[]): string[] {
+  let schema: z.ZodType = configSchema;
+  for (const key of ['', ...objectPath]) {
+    if (key !== '') {
+      const shape = (schema as z.ZodType & { shape?: Record<string, z.ZodType> }).shape;
+      if (!shape?.[key]) return [];
+      schema = shape[key];
+    }
+    while (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional) schema = schema.unwrap() as z.ZodType;
+  }
+  const shape = (schema as z.ZodType & { shape?: Record<string, z.ZodType> }).shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+/** `CONFIG_INVALID` naming the file and the unknown key, with the nearest valid key when one is close. */
+function unknownKeyError(file: string, objectPath: readonly string[], key: string): MonoragError {
+  const qualify = (name: string): string => [...objectPath, name].join('.');
+  const valid = schemaKeys(objectPath);
+  const nearest = nearestName(key, valid);
+  const where = objectPath.length === 0 ? 'at the top level' : `in "${objectPath.join('.')}"`;
+  return new MonoragError(
+    ErrorCode.CONFIG_INVALID,
+    `${file}: unknown key "${qualify(key)}"${nearest ? ` (did you mean "${qualify(nearest)}"?)` : ''}. ` +
+      `Remove or rename it; the keys allowed ${where} are: ${valid.join(', ')}.`,
+  );
 }
 
 /** Reads the log level alone, for use before a project root is known. */

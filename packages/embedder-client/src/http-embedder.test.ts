@@ -129,11 +129,11 @@ describe('createHttpEmbedder', () => {
     expect(error.message).toContain('ECONNREFUSED');
   });
 
-  it('does not retry a 422, calls it INVALID_ARGUMENT and surfaces the server message', async () => {
+  it('does not retry a 422, calls it EMBEDDER_REJECTED and surfaces the server message', async () => {
     const detail = 'texts[0] has 25000 characters, over the limit of 20000 characters per text';
     const server = await startServer((_req, _body, res) => json(res, 422, { detail }));
     const error = await failure(createHttpEmbedder({ url: server.url, retries: 3, retryDelayMs: 5 }).embed(['a']));
-    expect(error.code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(error.code).toBe(ErrorCode.EMBEDDER_REJECTED);
     expect(server.requests).toHaveLength(1);
     expect(error.message).toContain(`HTTP 422: ${detail}`);
   });
@@ -197,7 +197,7 @@ describe('createHttpEmbedder', () => {
   it('a 4xx answer does not count against the circuit', async () => {
     const server = await startServer((_req, _body, res) => json(res, 422, { detail: 'bad' }));
     const embedder = createHttpEmbedder({ url: server.url, circuitBreaker: { failureThreshold: 1 } });
-    for (let i = 0; i < 3; i++) expect((await failure(embedder.embed(['a']))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+    for (let i = 0; i < 3; i++) expect((await failure(embedder.embed(['a']))).code).toBe(ErrorCode.EMBEDDER_REJECTED);
     expect(server.requests).toHaveLength(3);
   });
 

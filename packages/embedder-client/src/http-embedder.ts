@@ -104,8 +104,8 @@ function parseVectors(url: string, data: EmbedResponse, count: number): Float32A
  * (`timeoutMs` per request) and 5xx answers are retried `retries` times with exponential backoff
  * from `retryDelayMs`; 4xx answers are not. A circuit breaker (`circuitBreaker`) makes calls fail at
  * once while the server is down, so indexing stops with a clear error instead of waiting forever.
- * @throws MonoragError `INVALID_ARGUMENT` for bad options (at creation), non-string texts, or a
- *   request the server rejected (4xx, with its message); `EMBEDDER_UNAVAILABLE` naming the URL when
+ * @throws MonoragError `INVALID_ARGUMENT` for bad options (at creation) or non-string texts;
+ *   `EMBEDDER_REJECTED` for a request the server rejected (4xx, with its message); `EMBEDDER_UNAVAILABLE` naming the URL when
  *   the server is unreachable or fails, the circuit is open, or it returns vectors of the wrong
  *   count or dimension; `INDEX_IDENTITY_MISMATCH` when the server's model or dimension differs from
  *   `expected`, or an answer comes from another model than `/info` reported (a mixed set of replicas).
@@ -154,10 +154,12 @@ export function createHttpEmbedder({
         }
         if (!failure.retryable) {
           breaker.recordSuccess(); // the server answered, so it is up; the request was at fault
-          // A 4xx is the request's fault, not the server's: INVALID_ARGUMENT, so callers do not restart the server for it.
+          // A 4xx is no outage: EMBEDDER_REJECTED (not EMBEDDER_UNAVAILABLE), so callers do not restart the server for it,
+          // and not INVALID_ARGUMENT either, since no argument of the user's is at fault.
           throw new MonoragError(
-            ErrorCode.INVALID_ARGUMENT,
-            `The embedding server at ${base} rejected ${what} (${failure.reason}).`,
+            ErrorCode.EMBEDDER_REJECTED,
+            `The embedding server at ${base} rejected ${what} (${failure.reason}). ` +
+              'Check that this address (EMBEDDING_URL) is a monorag embedding server of this version; if it is, report the rejected request.',
             { cause: error },
           );
         }

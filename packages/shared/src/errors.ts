@@ -14,6 +14,11 @@ export const ErrorCode = {
   INDEX_IDENTITY_MISMATCH: 'INDEX_IDENTITY_MISMATCH',
   /** The embedding service failed or is unreachable. */
   EMBEDDER_UNAVAILABLE: 'EMBEDDER_UNAVAILABLE',
+  /**
+   * The embedding service answered a request with a 4xx status: the server at that URL is not a
+   * (compatible) monorag embedding server, or it refused the input. A runtime failure, not a bad argument.
+   */
+  EMBEDDER_REJECTED: 'EMBEDDER_REJECTED',
   /** The configuration (file or environment) is invalid. */
   CONFIG_INVALID: 'CONFIG_INVALID',
   /** The store could not be opened or written. */

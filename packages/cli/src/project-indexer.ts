@@ -32,6 +32,11 @@ export interface ProjectIndexerOptions {
   rebuild?: boolean;
   /** How long a run waits for another process's lock, in ms; default 10 minutes. */
   lockWaitMs?: number;
+  /**
+   * Called when a run starts waiting for another process's lock: with that process's pid (null when not
+   * known yet) and how long the run will wait at most, in ms (`lockWaitMs`).
+   */
+  onLockWait?: (holderPid: number | null, waitMs: number) => void;
 }
 
 /**
@@ -39,7 +44,10 @@ export interface ProjectIndexerOptions {
  * the model's identity), the chunker and the SQLite store, and adds the data directory to `.git/info/exclude`.
  * @throws MonoragError `INDEX_IDENTITY_MISMATCH`, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
  */
-export async function openProjectIndexer(context: ProjectContext, { rebuild = false, lockWaitMs = 600_000 }: ProjectIndexerOptions = {}): Promise<ProjectIndexer> {
+export async function openProjectIndexer(
+  context: ProjectContext,
+  { rebuild = false, lockWaitMs = 600_000, onLockWait }: ProjectIndexerOptions = {},
+): Promise<ProjectIndexer> {
   ensureDataDir(context);
   const ignorePattern = dataDirIgnorePattern(context);
   if (ignorePattern) await addGitExclude(context.root, ignorePattern);
@@ -69,7 +77,7 @@ export async function openProjectIndexer(context: ProjectContext, { rebuild = fa
     },
     filter,
     async run(paths, onProgress) {
-      const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs });
+      const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs, onWait: (pid) => onLockWait?.(pid, lockWaitMs) });
       if (!lock) {
         throw new MonoragError(
           ErrorCode.STORE_FAILED,
@@ -82,6 +90,7 @@ export async function openProjectIndexer(context: ProjectContext, { rebuild = fa
         if (all === undefined || all.some(isIgnoreRulesFile)) filter.reset();
         const report = await indexProject({
           root: context.root, store, chunker, embedder, maxFileBytes: context.config.index.maxFileBytes,
+          cacheRetentionMs: context.config.index.cacheRetentionDays * 86_400_000,
           extraIgnores, filter, paths: all, logger: context.logger, onProgress,
         });
         queued.remove();

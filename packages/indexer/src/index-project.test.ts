@@ -50,4 +50,38 @@ describe('indexProject', () => {
     expect(resumed).toMatchObject({ files: 6, added: 2, unchanged: 4, deleted: 0 });
     await store.close();
   });
+
+  it('prunes cache entries unused past the retention after full runs only; a kept entry spares the re-embedding', async () => {
+    const root = repo(3);
+    const chunker = await createChunker();
+    const info = await createFakeEmbedder().info();
+    const file = path.join(root, '.monorag', 'index.sqlite');
+    mkdirSync(path.dirname(file));
+    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
+    const base = { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+    const original = `/** Module 0. */\nexport function handler0(x: number): number {\n  return x + 0;\n}\n`;
+    const edited = original.replace('x + 0', 'x * 2');
+    const first = await indexProject({ ...base, cacheRetentionMs: 0 });
+    expect(first).toMatchObject({ files: 3, cachePruned: 0 });
+    const chunksOfM0 = (await store.chunksOfFile('src/m0.ts')).length;
+
+    // Edit, then undo the edit: the original chunks come from the cache while retention keeps them.
+    writeFileSync(path.join(root, 'src/m0.ts'), edited);
+    await sleep(30);
+    expect(await indexProject({ ...base, cacheRetentionMs: 86_400_000 })).toMatchObject({ changed: 1, chunksEmbedded: chunksOfM0, cachePruned: 0 });
+    writeFileSync(path.join(root, 'src/m0.ts'), original);
+    expect(await indexProject({ ...base, cacheRetentionMs: 86_400_000 })).toMatchObject({ changed: 1, chunksEmbedded: 0, cachePruned: 0 });
+
+    // Path-limited runs never prune; a full run past the retention removes the edit's unused entries.
+    writeFileSync(path.join(root, 'src/m0.ts'), edited);
+    expect(await indexProject({ ...base, paths: ['src/m0.ts'], cacheRetentionMs: 0 })).toMatchObject({ chunksEmbedded: 0, cachePruned: 0 });
+    writeFileSync(path.join(root, 'src/m0.ts'), original);
+    await indexProject({ ...base, paths: ['src/m0.ts'] });
+    await sleep(30);
+    expect(await indexProject({ ...base, cacheRetentionMs: 10 })).toMatchObject({ unchanged: 3, cachePruned: chunksOfM0 });
+    writeFileSync(path.join(root, 'src/m0.ts'), edited);
+    expect(await indexProject({ ...base, cacheRetentionMs: 10 })).toMatchObject({ changed: 1, chunksEmbedded: chunksOfM0 });
+    await store.close();
+  });
 });

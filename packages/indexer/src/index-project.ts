@@ -48,6 +48,11 @@ export interface IndexProjectOptions {
   filter?: IgnoreFilter;
   /** Chunks gathered before one embedding round trip; default 128. */
   embedBatchChunks?: number;
+  /**
+   * After a full run, embedding-cache entries unused for longer than this many ms are pruned
+   * (`ChunkStore.pruneEmbeddingCache`); undefined leaves the cache alone. Path-limited runs never prune.
+   */
+  cacheRetentionMs?: number;
   logger?: Logger;
   onProgress?: (progress: IndexProgress) => void;
 }
@@ -75,6 +80,8 @@ export interface IndexReport {
   durationMs: number;
   /** `paths` when the run was limited to {@link IndexProjectOptions.paths}, else `full`. */
   mode: 'full' | 'paths';
+  /** Embedding-cache entries pruned after this run (0 when it did not prune). */
+  cachePruned: number;
 }
 
 interface PendingFile {
@@ -113,7 +120,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   };
   const report: IndexReport = {
     files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0,
-    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0, mode: scope ? 'paths' : 'full',
+    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0, mode: scope ? 'paths' : 'full', cachePruned: 0,
   };
   onProgress?.({ ...progress });
 
@@ -197,6 +204,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
 
   await store.setMeta('indexedAt', String(Date.now()));
   await store.setMeta('indexedCommit', commit ?? '');
+  if (!scope && options.cacheRetentionMs !== undefined) {
+    report.cachePruned = (await store.pruneEmbeddingCache(options.cacheRetentionMs)).removed;
+  }
   const stats = await store.stats();
   report.files = stats.files;
   report.totalChunks = stats.chunks;

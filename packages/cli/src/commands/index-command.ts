@@ -1,4 +1,5 @@
-import { indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
+import path from 'node:path';
+import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { createProgressReporter } from '../progress-reporter.js';
 import { runEnqueueCommand } from './jobs-command.js';
@@ -45,7 +46,14 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     if (!options.quiet) process.stderr.write('monorag: another indexer holds the lock; it will index the queued paths.\n');
     return null;
   }
-  const indexer = await openProjectIndexer(context, { rebuild: options.rebuild });
+  // Waiting for another run's lock can take minutes: say so, even with --quiet (it is no progress output).
+  const onLockWait = (pid: number | null, waitMs: number): void => {
+    process.stderr.write(
+      `monorag: another monorag process${pid === null ? '' : ` (pid ${pid})`} is indexing ${context.root} and holds the lock ` +
+        `${path.join(context.dataDir, INDEX_LOCK_FILE)}; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s; Ctrl-C to give up).\n`,
+    );
+  };
+  const indexer = await openProjectIndexer(context, { rebuild: options.rebuild, onLockWait });
   const progress = createProgressReporter({ quiet: options.quiet || options.json });
   try {
     let report = await indexer.run(options.fromQueue ? [] : options.paths, (p) => progress.update(p));
@@ -61,7 +69,8 @@ export async function runIndexCommand(project: string | undefined, options: Inde
       process.stdout.write(
         `Indexed ${context.root}${report.mode === 'paths' ? ' (given paths only)' : ''}\n` +
           `  files: ${report.files} in index (${report.added} added, ${report.changed} changed, ${report.deleted} deleted, ${report.unchanged} unchanged, ${report.skipped.length} skipped)\n` +
-          `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache\n` +
+          `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache` +
+          (report.cachePruned > 0 ? `; ${report.cachePruned} unused cache entries pruned` : '') + '\n' +
           `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)\n` +
           `  index: ${context.storeFile}\n`,
       );

@@ -60,6 +60,8 @@ export interface EnqueueReport {
   enqueued: number;
   /** Counts after the queue drained (with `--wait`). */
   after?: { waiting: number; active: number; delayed: number; failed: number };
+  /** Embedding-cache entries pruned once the queue drained (with `--wait`; see `index.cacheRetentionDays`). */
+  cachePruned?: number;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
       report.after = { waiting, active, delayed, failed };
       await store.setMeta('indexedAt', String(Date.now()));
       await store.setMeta('indexedCommit', commit ?? '');
+      report.cachePruned = (await store.pruneEmbeddingCache(context.config.index.cacheRetentionDays * 86_400_000)).removed;
     }
     process.stdout.write(
       options.json

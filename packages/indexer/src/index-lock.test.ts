@@ -25,6 +25,26 @@ describe('acquireIndexLock', () => {
     expect(again).not.toBeNull();
     again!.release();
   });
+
+  it('tells onWait once, with the holder pid, when it has to wait, and takes the lock once it is released', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-lock-'));
+    const held = await acquireIndexLock({ dataDir: dir });
+    const heard: Array<number | null> = [];
+    const waiting = acquireIndexLock({ dataDir: dir, waitMs: 10_000, pollMs: 10, onWait: (pid) => heard.push(pid) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).toEqual([process.pid]);
+    held!.release();
+    const lock = await waiting;
+    expect(lock).not.toBeNull();
+    expect(heard).toEqual([process.pid]);
+    lock!.release();
+
+    // A free lock, or no wait allowed: never called.
+    const free = await acquireIndexLock({ dataDir: dir, waitMs: 1000, onWait: (pid) => heard.push(pid) });
+    expect(await acquireIndexLock({ dataDir: dir, onWait: (pid) => heard.push(pid) })).toBeNull();
+    free!.release();
+    expect(heard).toEqual([process.pid]);
+  });
 });
 
 describe('path queue', () => {

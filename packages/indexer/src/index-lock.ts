@@ -19,6 +19,12 @@ export interface IndexLockOptions {
   waitMs?: number;
   /** Poll interval while waiting, in ms; default 100. */
   pollMs?: number;
+  /**
+   * Called once, when the lock is found held by another live process and the call starts to wait
+   * (only when `waitMs` > 0): with the holder's pid, or null when the holder is not known yet (its
+   * lock file is being written).
+   */
+  onWait?: (holderPid: number | null) => void;
 }
 
 /** True when a process with this pid exists (also when it belongs to another user). */
@@ -53,11 +59,13 @@ export function indexLockHolder(dataDir: string): number | null {
  * Takes the project's indexing lock, so that two processes (a watcher, `monorag index`, a git hook's
  * background run) never index one project at once. The lock is a file created with O_EXCL holding
  * the pid; a lock whose process is dead (e.g. killed with SIGKILL) is taken over.
+ * `onWait` hears when the call starts waiting for another holder.
  * @returns the lock, or null when another live process still held it after `waitMs`.
  */
-export async function acquireIndexLock({ dataDir, waitMs = 0, pollMs = 100 }: IndexLockOptions): Promise<IndexLock | null> {
+export async function acquireIndexLock({ dataDir, waitMs = 0, pollMs = 100, onWait }: IndexLockOptions): Promise<IndexLock | null> {
   const file = path.join(dataDir, INDEX_LOCK_FILE);
   const deadline = Date.now() + waitMs;
+  let waiting = false;
   for (;;) {
     try {
       const fd = openSync(file, 'wx');
@@ -85,6 +93,10 @@ export async function acquireIndexLock({ dataDir, waitMs = 0, pollMs = 100 }: In
       continue;
     }
     if (Date.now() >= deadline) return null;
+    if (!waiting) {
+      waiting = true;
+      onWait?.(holder === -1 ? null : holder);
+    }
     await sleep(pollMs);
   }
 }

@@ -6,6 +6,7 @@ import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
+import { createQueryVectorCache, QUERY_CACHE_ENTRIES } from './query-vector-cache.js';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
@@ -93,13 +94,19 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
  * intent); scope to a file the query names when exactly one indexed file matches; dense top-k and
  * BM25 top-k (k = candidatePool), plus an exact-symbol list when the query names identifiers; fuse
  * by reciprocal rank fusion (k = 60); add file evidence; weight by intent (prose vs code); cut to the limit.
+ * The last {@link QUERY_CACHE_ENTRIES} query embeddings are kept, so a repeated query costs no model call.
  */
 export function createRetriever({ store, getEmbedder, limits, ranking, logger }: RetrieverOptions): Retriever {
   const steps: RankingOptions = { ...DEFAULT_RANKING, ...ranking };
+  const queryVectors = createQueryVectorCache(QUERY_CACHE_ENTRIES);
 
   async function dense(query: string, filter: SearchFilter, pool: number): Promise<ScoredChunk[]> {
-    const embedder = await getEmbedder();
-    const [vector] = await embedder.embed([query]);
+    let vector = queryVectors.get(query);
+    if (vector === undefined) {
+      const embedder = await getEmbedder();
+      [vector] = await embedder.embed([query]);
+      queryVectors.set(query, vector!);
+    }
     return store.searchDense(vector!, { limit: pool, filter });
   }
 

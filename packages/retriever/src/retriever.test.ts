@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
+import { sha256, type Chunk } from '@monorag/shared';
+import { openSqliteStore } from '@monorag/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRetriever } from './retriever.js';
+
+const LIMITS = { defaultLimit: 5, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 400 };
+
+function chunk(file: string, content: string): Chunk {
+  const header = file;
+  const contentHash = sha256(`${header}\n${content}`);
+  return { id: sha256(`${file}:1:1:${contentHash}`).slice(0, 32), path: file, language: 'typescript', startLine: 1, endLine: 1, kind: 'function', symbol: null, scopes: [], header, content, contentHash };
+}
+
+describe('createRetriever', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('embeds a repeated query once (query vector cache) and a new query again', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-retriever-'));
+    dirs.push(dir);
+    const fake = createFakeEmbedder();
+    const info = await fake.info();
+    const embedded: string[] = [];
+    const counting: Embedder = { info: () => fake.info(), embed: (texts) => (embedded.push(...texts), fake.embed(texts)) };
+    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
+    const chunks = [chunk('src/a.ts', 'function retryRequest() {}'), chunk('src/b.ts', 'function parseHeaders() {}')];
+    for (const c of chunks) await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
+    const retriever = createRetriever({ store, getEmbedder: async () => counting, limits: LIMITS });
+    const first = await retriever.search({ query: 'retry the request' });
+    const again = await retriever.search({ query: 'retry the request', limit: 1 });
+    expect(embedded).toEqual(['retry the request']);
+    expect(again.results[0]?.path).toBe(first.results[0]?.path);
+    await retriever.search({ query: 'parse headers' });
+    expect(embedded).toEqual(['retry the request', 'parse headers']);
+    await store.close();
+  });
+});

@@ -5,6 +5,7 @@ export { estimateTokens } from './estimate-tokens.js';
 export { BERT_SPECIAL_TOKENS, MAX_INPUT_CHARS_PER_WORD, createWordPieceCounter } from './wordpiece.js';
 export { CHUNKER_VERSION } from './version.js';
 export { LANGUAGES, TEXT_LANGUAGE_ID, findLanguage, languageById, languageOf, shebangInterpreter } from './languages/registry.js';
+export { LANGUAGE_IDS, resolveLanguageId } from './languages/resolve-language-id.js';
 export type {
   BodyKind,
   ChunkStrategy,

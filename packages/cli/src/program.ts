@@ -43,8 +43,8 @@ export function createProgram(): Command {
     .option('--project <path>', 'indexed project directory (default: current directory)')
     .option('--data-dir <dir>', 'where the index is stored')
     .option('-n, --limit <n>', 'number of results (default 10)', parsePositiveInt)
-    .option('--path <prefix>', 'only results under this repo-relative path prefix')
-    .option('--language <id>', 'only results of this language (e.g. typescript, python, markdown)')
+    .option('--path <prefix>', 'only results under this path prefix (repo-relative, or absolute inside the project)')
+    .option('--language <id>', 'only results of this language (e.g. typescript or ts, python or py, markdown or md)')
     .option('--lexical', 'BM25 only; needs no embedding model')
     .option('--json', 'print {"results":[...]} as JSON on stdout and nothing else')
     .action(async (query: string, opts) => {
@@ -111,7 +111,7 @@ export function createProgram(): Command {
       .option('--project <path>', 'indexed project directory (default: current directory)')
       .option('--data-dir <dir>', 'where the index is stored')
       .option('-n, --limit <n>', 'rows at most (default 100)', parsePositiveInt)
-      .option('--path <prefix>', 'only rows under this repo-relative path prefix')
+      .option('--path <prefix>', 'only rows under this path prefix (repo-relative, or absolute inside the project)')
       .option('--json', 'print {"results":[{path,startLine,endLine,kind,name,enclosing}]} on stdout and nothing else')
       .action(async (name: string, opts) => {
         await runSymbolsCommand(role, name, opts);

@@ -83,7 +83,19 @@ describe('monorag serve over stdio, driven by the SDK client', () => {
     });
   });
 
+  it('search_code takes a language alias and an absolute path inside the project', async () => {
+    const result = await call('search_code', { query: 'cache entries', language: 'ts', path: path.join(repo, 'src') });
+    expect(result.isError, result.content[0]?.text).toBeFalsy();
+    const results = result.structuredContent!.results as Array<{ path: string; language: string }>;
+    expect(results.map((r) => r.path)).toContain('src/lru.ts');
+    expect(results.every((r) => r.language === 'typescript' && r.path.startsWith('src'))).toBe(true);
+    const python = await call('search_code', { query: 'sections', language: 'py' });
+    expect((python.structuredContent!.results as Array<{ path: string }>).map((r) => r.path)).toEqual(['tools/ini.py']);
+  });
+
   it.each([
+    ['an unknown language', 'search_code', { query: 'x', language: 'klingon' }, /^INVALID_ARGUMENT: language: unknown language "klingon"\. Give one of: typescript, tsx, javascript, python,/],
+    ['a search path outside the project', 'search_code', { query: 'x', path: '/etc' }, /^PATH_OUTSIDE_PROJECT: path: \/etc is outside the project/],
     ['an empty query', 'search_code', { query: '   ' }, /"query" is empty/],
     ['a 100 KB query', 'search_code', { query: 'x '.repeat(50_000) }, /"query" is 9999\d characters; at most 2000/],
     ['a range past the end of the file', 'get_file_context', { path: 'src/lru.ts', startLine: 500 }, /"startLine" \(500\) is past the end of src\/lru.ts, which has 24 lines/],

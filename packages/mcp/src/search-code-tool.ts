@@ -1,17 +1,31 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { IndexFreshness, Retriever } from '@monorag/retriever';
+import { resolvePathPrefix, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
 import { freshnessSchema, searchHitSchema } from './schemas.js';
 import { errorResult } from './tool-result.js';
 
-/** Registers `search_code`: hybrid search over the project's index. */
+/** Options of {@link registerSearchCodeTool}. */
+export interface SearchCodeToolOptions {
+  retriever: Retriever;
+  /** Absolute real path of the project root: an absolute `path` inside it is made repo-relative. */
+  root: string;
+  /** Largest `limit`. */
+  maxLimit: number;
+  /** The server's freshness (work tree included); default the retriever's (store only). */
+  readFreshness?: () => Promise<IndexFreshness>;
+  /** Turns `language` into a stored language id, throwing for an unknown one; default the value as given. */
+  resolveLanguage?: (name: string, argName: string) => string;
+}
+
+/**
+ * Registers `search_code`: hybrid search over the project's index. A `path` outside the project or an
+ * unknown `language` is an `isError` result naming the argument.
+ */
 export function registerSearchCodeTool(
   server: McpServer,
-  retriever: Retriever,
-  maxLimit: number,
-  readFreshness?: () => Promise<IndexFreshness>,
+  { retriever, root, maxLimit, readFreshness, resolveLanguage = (name) => name }: SearchCodeToolOptions,
 ): void {
   server.registerTool(
     'search_code',
@@ -23,8 +37,8 @@ export function registerSearchCodeTool(
       inputSchema: {
         query: z.string().describe('What to find: a question, a description of behaviour, or identifiers.'),
         limit: z.number().int().min(1).max(maxLimit).optional().describe(`Results to return (1-${maxLimit}, default 10).`),
-        path: z.string().optional().describe('Only results whose repo-relative path starts with this prefix, e.g. "lib/".'),
-        language: z.string().optional().describe('Only results of this language id, e.g. "typescript", "python", "markdown".'),
+        path: z.string().optional().describe('Only results whose repo-relative path starts with this prefix, e.g. "lib/" (an absolute path inside the project also works).'),
+        language: z.string().optional().describe('Only results of this language, e.g. "typescript" (or "ts"), "python" (or "py"), "markdown".'),
       },
       outputSchema: {
         results: z.array(searchHitSchema),
@@ -36,7 +50,12 @@ export function registerSearchCodeTool(
     },
     async ({ query, limit, path, language }) => {
       try {
-        const searched = await retriever.search({ query, limit, pathPrefix: path, language });
+        const searched = await retriever.search({
+          query,
+          limit,
+          pathPrefix: path === undefined ? undefined : resolvePathPrefix(root, path, 'path'),
+          language: language === undefined ? undefined : resolveLanguage(language, 'language'),
+        });
         // The server's freshness also knows the work tree (HEAD, pending watcher paths), the retriever's only the store.
         const response = readFreshness ? { ...searched, index: await readFreshness() } : searched;
         const parts = response.results.map(

@@ -18,4 +18,5 @@ export { resolveFileScope } from './resolve-file-scope.js';
 export { readIndexFreshness, type FreshnessProbe, type IndexFreshness } from './index-freshness.js';
 export { makeSnippet } from './snippet.js';
 export { resolveProjectPath, type ProjectPath } from './project-path.js';
+export { resolvePathPrefix } from './resolve-path-prefix.js';
 export { readFileContext, type FileContext, type FileContextOptions } from './file-context.js';

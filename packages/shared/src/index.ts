@@ -13,4 +13,5 @@ export {
   type LoadConfigOptions,
 } from './config.js';
 export { sha256 } from './hash.js';
+export { editDistance, nearestName } from './nearest-name.js';
 export { decodeText, normaliseLineEnds, type DecodedText } from './decode-text.js';

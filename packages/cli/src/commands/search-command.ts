@@ -1,4 +1,5 @@
-import type { SearchResponse } from '@monorag/retriever';
+import { resolveLanguageId } from '@monorag/chunker';
+import { resolvePathPrefix, type SearchResponse } from '@monorag/retriever';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
 import { createProjectContext } from '../project-context.js';
@@ -17,16 +18,20 @@ export interface SearchCommandOptions {
 /**
  * `monorag search <query>`: prints results; with `--json` prints only
  * `{"results":[{path,startLine,endLine,symbol,kind,score,snippet,language}], "mode", "index", "warnings"}` on stdout.
+ * `--language` takes an id or an alias (`ts`, `py`, ...); `--path` a repo-relative prefix or an absolute path inside the project.
+ * @throws MonoragError `INVALID_ARGUMENT` for an unknown language, `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<SearchResponse> {
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
+  const language = options.language === undefined ? undefined : resolveLanguageId(options.language, '--language');
+  const pathPrefix = options.path === undefined ? undefined : resolvePathPrefix(context.root, options.path, '--path');
   const index = await openRetriever(context);
   try {
     const searched = await index.retriever.search({
       query,
       limit: options.limit,
-      pathPrefix: options.path,
-      language: options.language,
+      pathPrefix,
+      language,
       mode: options.lexical ? 'lexical' : 'hybrid',
     });
     // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress).

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { resolveLanguageId } from '@monorag/chunker';
 import { createMcpServer } from '@monorag/mcp';
 import { createIndexControl } from '../index-control.js';
 import { openRetriever } from '../open-retriever.js';
@@ -50,6 +51,7 @@ export async function runServeCommand(project: string | undefined, options: Serv
     version: CLI_VERSION,
     maxLimit: context.config.search.maxLimit,
     isReadable: createReadablePredicate(context),
+    resolveLanguage: resolveLanguageId,
   });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

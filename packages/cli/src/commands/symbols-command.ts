@@ -1,4 +1,5 @@
 import { ErrorCode, MonoragError, type SymbolHit, type SymbolRole } from '@monorag/shared';
+import { resolvePathPrefix } from '@monorag/retriever';
 import { openSqliteStore } from '@monorag/store';
 import { existsSync } from 'node:fs';
 import { createProjectContext } from '../project-context.js';
@@ -20,13 +21,16 @@ export const MAX_SYMBOL_LIMIT = 10_000;
  * `monorag symbols <name>` (role `definition`) and `monorag refs <name>` (role `reference`): rows of the
  * symbol table named exactly `name`, by path and line. With `--json` prints only
  * `{"results":[{path,startLine,endLine,kind,name,enclosing}]}` on stdout. Needs no embedding model.
- * @throws MonoragError `INDEX_NOT_FOUND` when the project has no index, `INVALID_ARGUMENT` for a bad limit or name.
+ * `--path` is a repo-relative prefix or an absolute path inside the project.
+ * @throws MonoragError `INDEX_NOT_FOUND` when the project has no index, `INVALID_ARGUMENT` for a bad limit or name,
+ *   `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSymbolsCommand(role: SymbolRole, name: string, options: SymbolsCommandOptions): Promise<SymbolHit[]> {
   if (name.trim() === '') throw new MonoragError(ErrorCode.INVALID_ARGUMENT, 'Argument <name>: give the identifier to look up, e.g. parseHeaders.');
   const limit = options.limit ?? DEFAULT_SYMBOL_LIMIT;
   if (limit > MAX_SYMBOL_LIMIT) throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `--limit: at most ${MAX_SYMBOL_LIMIT}, got ${limit}.`);
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
+  const pathPrefix = options.path === undefined ? undefined : resolvePathPrefix(context.root, options.path, '--path');
   if (!existsSync(context.storeFile)) {
     throw new MonoragError(
       ErrorCode.INDEX_NOT_FOUND,
@@ -35,7 +39,7 @@ export async function runSymbolsCommand(role: SymbolRole, name: string, options:
   }
   const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
   try {
-    const hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix: options.path });
+    const hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix });
     if (options.json) {
       const results = hits.map(({ path, startLine, endLine, kind, name: hitName, enclosing }) => ({ path, startLine, endLine, kind, name: hitName, enclosing }));
       process.stdout.write(`${JSON.stringify({ results })}\n`);

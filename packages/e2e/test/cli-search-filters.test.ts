@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { makeFixtureRepo } from './fixture-repo.js';
+
+interface Hit { path: string; language: string }
+
+let embedder: FakeEmbeddingHttp;
+let repo: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  embedder = await startFakeEmbeddingHttp();
+  env = { EMBEDDING_URL: embedder.url };
+  repo = makeFixtureRepo();
+  const indexed = await runCli(['index', repo, '--quiet'], env);
+  expect(indexed.code, indexed.stderr).toBe(0);
+}, 60_000);
+
+afterAll(async () => {
+  await embedder?.stop();
+});
+
+async function search(...flags: string[]): Promise<Hit[]> {
+  const run = await runCli(['search', 'cache capacity sections title', '--lexical', '--json', '--project', repo, ...flags], env);
+  expect(run.code, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { results: Hit[] }).results;
+}
+
+describe('monorag search --language and --path', () => {
+  it('takes language aliases (ts, py) for the ids the index stores', async () => {
+    const ts = await search('--language', 'ts');
+    expect(ts.map((h) => h.path).sort()).toEqual(['src/lru.ts', 'src/slug.ts']);
+    expect(new Set(ts.map((h) => h.language))).toEqual(new Set(['typescript']));
+    expect((await search('--language', 'py')).map((h) => h.path)).toEqual(['tools/ini.py']);
+  });
+
+  it('makes an absolute --path inside the project relative to it', async () => {
+    const hits = await search('--path', path.join(repo, 'tools'));
+    expect(hits.map((h) => h.path)).toEqual(['tools/ini.py']);
+  });
+
+  it('rejects an unknown language, listing the valid ones, and a --path outside the project, naming it (exit 2)', async () => {
+    const language = await runCli(['search', 'x', '--lexical', '--project', repo, '--language', 'klingon'], env);
+    expect(language.code).toBe(2);
+    expect(language.stderr).toMatch(/^monorag: --language: unknown language "klingon"\. Give one of: typescript, tsx, javascript, python, .*markdown/);
+    const outside = await runCli(['search', 'x', '--lexical', '--project', repo, '--path', '/etc'], env);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain(`monorag: --path: /etc is outside the project ${repo}; give a path inside it`);
+  });
+});

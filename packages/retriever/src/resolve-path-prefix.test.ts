@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolvePathPrefix } from './resolve-path-prefix.js';
+
+function project(): string {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-prefix-')));
+  mkdirSync(path.join(root, 'src', 'lib'), { recursive: true });
+  return root;
+}
+
+describe('resolvePathPrefix', () => {
+  it('keeps repo-relative prefixes, and makes an absolute path inside the project repo-relative', () => {
+    const root = project();
+    expect(resolvePathPrefix(root, 'src/')).toBe('src/');
+    expect(resolvePathPrefix(root, './src/lib')).toBe('src/lib');
+    expect(resolvePathPrefix(root, 'src/li')).toBe('src/li');
+    expect(resolvePathPrefix(root, path.join(root, 'src'))).toBe('src');
+    expect(resolvePathPrefix(root, `${path.join(root, 'src', 'lib')}/`)).toBe('src/lib/');
+    expect(resolvePathPrefix(root, path.join(root, 'src', 'not-yet'))).toBe('src/not-yet');
+    expect(resolvePathPrefix(root, root)).toBeUndefined();
+    expect(resolvePathPrefix(root, '.')).toBeUndefined();
+  });
+
+  it('follows a symbolic link to the project for an absolute path', () => {
+    const root = project();
+    const link = path.join(realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-prefix-link-'))), 'proj');
+    symlinkSync(root, link);
+    expect(resolvePathPrefix(root, path.join(link, 'src', 'lib'))).toBe('src/lib');
+  });
+
+  it('refuses a path outside the project, naming the argument and the path', () => {
+    const root = project();
+    expect(() => resolvePathPrefix(root, '/etc', '--path')).toThrowError(`--path: /etc is outside the project ${root}; give a path inside it`);
+    expect(() => resolvePathPrefix(root, `${root}-other/src`, '--path')).toThrow(expect.objectContaining({ code: 'PATH_OUTSIDE_PROJECT' }));
+    expect(() => resolvePathPrefix(root, '../elsewhere', '--path')).toThrowError(/^--path: \.\.\/elsewhere is outside the project/);
+  });
+});

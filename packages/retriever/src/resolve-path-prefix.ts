@@ -1,0 +1,45 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { ErrorCode, MonoragError } from '@monorag/shared';
+
+function relativeInside(root: string, absolute: string): string | undefined {
+  const rel = path.relative(root, absolute);
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+/**
+ * The repo-relative POSIX path prefix a search is scoped to, from a user-given prefix: a relative
+ * prefix is taken as repo-relative (`./src/` and `src/` both give `src/`); an absolute one inside the
+ * project is made relative to it, also through symbolic links (e.g. `/tmp` -> `/private/tmp`). A
+ * trailing slash is kept, since a prefix need not be a whole directory name. The project root itself
+ * gives undefined (no scope). The prefix need not exist.
+ * @param root Absolute real path of the project root.
+ * @param argName Name of the flag or tool argument, used in error messages (e.g. `--path`).
+ * @throws MonoragError `PATH_OUTSIDE_PROJECT` naming the argument and the path when it lies outside the project.
+ */
+export function resolvePathPrefix(root: string, prefix: string, argName = 'path'): string | undefined {
+  const trailing = /[\\/]$/.test(prefix) ? '/' : '';
+  let rel: string | undefined;
+  if (path.isAbsolute(prefix)) {
+    rel = relativeInside(root, path.resolve(prefix));
+    if (rel === undefined) {
+      try {
+        rel = relativeInside(root, realpathSync(prefix));
+      } catch (error) {
+        // A prefix that does not exist (part of a name) cannot be followed through links; it stays outside.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+      }
+    }
+  } else {
+    rel = relativeInside(root, path.resolve(root, prefix));
+  }
+  if (rel === undefined) {
+    throw new MonoragError(
+      ErrorCode.PATH_OUTSIDE_PROJECT,
+      `${argName}: ${prefix} is outside the project ${root}; give a path inside it, relative to the project root or absolute.`,
+    );
+  }
+  if (rel === '') return undefined;
+  return rel.split(path.sep).join('/') + trailing;
+}

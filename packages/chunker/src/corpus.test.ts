@@ -67,7 +67,7 @@ describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', 
     expect(overLimit).toEqual([]);
   });
 
-  it('finds every call site of undici parseHeaders (checked by hand against grep) and reports no definition as a call', () => {
+  it('finds every call site and require binding of undici parseHeaders (checked by hand against grep) and reports no definition as a call', () => {
     // grep -rnE '\bparseHeaders\s*(\?\.)?\(' . | grep -v 'function parseHeaders', each line read by hand.
     const expected = [
       'lib/core/request.js:349 Request.onResponseStart',
@@ -77,6 +77,8 @@ describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', 
       'lib/mock/mock-utils.js:539 dispatchMockReply.handleReply',
     ];
     const calls: string[] = [];
+    // grep -rn parseHeaders . | grep require: the names bound by `const { ..., parseHeaders } = require('./util')` (a commented one aside).
+    const imports: string[] = [];
     const definitions: (CodeSymbol & { path: string })[] = [];
     const allCalls: (CodeSymbol & { path: string })[] = [];
     for (const [path, text] of corpusFiles(undici)) {
@@ -84,9 +86,11 @@ describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', 
         if (symbol.role === 'definition') definitions.push({ ...symbol, path });
         else if (symbol.kind === 'call') allCalls.push({ ...symbol, path });
         if (symbol.name === 'parseHeaders' && symbol.kind === 'call') calls.push(`${path}:${symbol.startLine} ${symbol.enclosing}`);
+        if (symbol.name === 'parseHeaders' && symbol.kind === 'import') imports.push(`${path}:${symbol.startLine}`);
       }
     }
     expect(calls).toEqual(expected);
+    expect(imports).toEqual(['lib/core/request.js:19', 'lib/mock/mock-utils.js:12']);
     expect(definitions.filter((d) => d.name === 'parseHeaders').map((d) => `${d.path}:${d.startLine}`)).toEqual(['lib/core/util.js:449', 'types/util.d.ts:14']);
     // No definition's own name is reported as a call: a call on a definition's first line with its name would be one.
     const definitionStarts = new Set(definitions.map((d) => `${d.path}:${d.startLine}:${d.name}`));

@@ -39,7 +39,7 @@ function definitionKind(def: Definition, owner: Scope | undefined): string {
 /**
  * The symbol table of one parsed file: definitions found by the language's definition rules (the
  * same rules that shape chunks; `callback` pseudo-definitions are left out) with their enclosing scopes,
- * and references matched by `query` (see `REFERENCE_QUERIES`), each with the innermost function that
+ * and references matched by `query` (see `REFERENCE_QUERIES`; captures named `_...` are skipped), each with the innermost function that
  * contains it. A reference on a definition's signature row with the definition's name is dropped, so a
  * definition is never reported as a call. The walk is iterative (deep nesting cannot overflow the stack)
  * and bounded: at most `MAX_SYMBOLS_PER_FILE` rows.
@@ -95,6 +95,7 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
 
   for (const capture of query.captures(tree.rootNode)) {
     if (symbols.length >= MAX_SYMBOLS_PER_FILE) break;
+    if (capture.name.startsWith('_')) continue; // a predicate's helper capture, e.g. `@_require`
     const node = capture.node;
     const row = node.startPosition.row;
     if (definitionNames.has(`${row}:${node.text}`)) continue;

@@ -301,6 +301,25 @@ describe('symbol table', () => {
     ]);
   });
 
+  it('records the names bound by a CommonJS require as imports, like ES imports (the key of a renamed binding)', () => {
+    const expected = [
+      'def handle 7-10 -',
+      'def module.exports 12-12 -',
+      'import parseHeaders 3-3 -',
+      'import formatDate 3-3 -',
+      'import retries 3-3 -',
+      'call require 3-3 -',
+      'import http 4-4 -',
+      'call require 4-4 -',
+      'call parseHeaders 8-8 handle',
+      'call request 9-9 handle',
+      'call toDate 9-9 handle',
+    ];
+    // `const { notRequired } = settings` destructures no require: not an import.
+    expect(table('src/server.js', 'require-destructuring.js')).toEqual(expected);
+    expect(table('src/server.ts', 'require-destructuring.js')).toEqual(expected);
+  });
+
   it('never reports a definition as a call, and keeps recursive calls', () => {
     const text = 'function walk(node) {\n  if (node) walk(node.next);\n}\nclass A {\n  walk() {\n    return walk(this);\n  }\n}\n';
     const symbols = chunker.analyse('src/walk.js', text).symbols;

@@ -3,6 +3,7 @@
  * `@cursorless/tree-sitter-wasms` 0.7.0 (a query must match the grammar it runs on). Captures:
  * `@call` (the callee's own name at a call site or `new X()`), `@import` (an imported name),
  * `@export` (an exported name). Modelled on each grammar's `queries/tags.scm` (`@reference.call`).
+ * Captures whose name starts with `_` only serve predicates (`#eq?`) and are not references.
  */
 const ECMASCRIPT = `
 (call_expression function: [(identifier) @call (member_expression property: [(property_identifier) (private_property_identifier)] @call)])
@@ -11,6 +12,17 @@ const ECMASCRIPT = `
 (import_clause (identifier) @import)
 (namespace_import (identifier) @import)
 (export_specifier name: (identifier) @export)
+(variable_declarator
+  name: (object_pattern [
+    (shorthand_property_identifier_pattern) @import
+    (pair_pattern key: (property_identifier) @import)
+    (object_assignment_pattern left: (shorthand_property_identifier_pattern) @import)])
+  value: (call_expression function: (identifier) @_require)
+  (#eq? @_require "require"))
+(variable_declarator
+  name: (identifier) @import
+  value: (call_expression function: (identifier) @_require)
+  (#eq? @_require "require"))
 `;
 
 const C_CALLS = `(call_expression function: [(identifier) @call (field_expression field: (field_identifier) @call)])`;

@@ -77,7 +77,7 @@ export function createProgram(): Command {
     .description('Install post-commit, post-merge, post-checkout and post-rewrite hooks (chaining to existing ones).')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
-    .option('--command <cmd>', 'command that starts monorag from a hook (default: the current one)')
+    .option('--command <cmd>', 'command that starts monorag from a hook (default: the monorag on PATH when the hook runs, else the current one)')
     .action(async (path: string, opts) => {
       await runHooksInstallCommand(path, opts);
     });

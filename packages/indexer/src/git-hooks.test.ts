@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,5 +62,42 @@ describe('git hooks', () => {
     expect(readFileSync(path.join(hooksDir, 'post-commit'), 'utf8')).not.toContain(HOOK_MARKER);
     expect(readdirSync(hooksDir).sort()).toEqual(['chained.log', 'post-commit']);
     expect(existsSync(path.join(hooksDir, `post-commit${CHAINED_SUFFIX}`))).toBe(false);
+  });
+
+  it('run the monorag on PATH when there is one (preferPathBin), else the recorded command', async () => {
+    const root = repo();
+    const dataDir = path.join(root, '.monorag');
+    const tools = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-hooks-bin-')));
+    /** A stand-in executable that records its arguments in `<tools>/<name>.args`. */
+    const fake = (dir: string, name: string): string => {
+      const file = path.join(dir, name);
+      writeFileSync(file, `#!/bin/sh\necho "$@" > '${path.join(tools, `${name}.args`)}'\n`);
+      chmodSync(file, 0o755);
+      return file;
+    };
+    const recorded = fake(tools, 'recorded-monorag');
+    const binDir = path.join(tools, 'bin');
+    mkdirSync(binDir);
+    fake(binDir, 'monorag');
+    await installGitHooks({ root, dataDir, command: [recorded], preferPathBin: true });
+    // A PATH without any monorag, so that an installed one on this machine cannot interfere.
+    const basePath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => dir !== '' && !existsSync(path.join(dir, 'monorag')));
+    const commitWith = (pathDirs: string[], file: string): void => {
+      writeFileSync(path.join(root, file), file);
+      execFileSync('git', ['add', '-A'], { cwd: root });
+      execFileSync('git', ['commit', '-q', '-m', file], { cwd: root, env: { ...process.env, PATH: pathDirs.join(path.delimiter) } });
+    };
+    const argsOf = async (name: string): Promise<string> => {
+      const file = path.join(tools, `${name}.args`);
+      for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(50);
+      return readFileSync(file, 'utf8');
+    };
+
+    commitWith([binDir, ...basePath], 'c.ts');
+    expect(await argsOf('monorag')).toBe(`index ${root} --from-queue --quiet\n`);
+    expect(existsSync(path.join(tools, 'recorded-monorag.args'))).toBe(false);
+
+    commitWith(basePath, 'd.ts');
+    expect(await argsOf('recorded-monorag')).toBe(`index ${root} --from-queue --quiet\n`);
   });
 });

@@ -22,6 +22,12 @@ export interface GitHooksOptions {
   dataDir: string;
   /** The command that runs monorag, as argv (e.g. `[node, /path/bin.js]`); `index <root> --from-queue` is appended. */
   command: readonly string[];
+  /**
+   * At hook run time, start the `monorag` found on PATH (a globally linked install) when there is one,
+   * and `command` only when there is none, so that the hooks survive the checkout that installed them
+   * moving. Default false: `command` always.
+   */
+  preferPathBin?: boolean;
 }
 
 /** What an install or uninstall did, per hook. */
@@ -40,10 +46,15 @@ function shellQuote(s: string): string {
  * The text of one hook: it first runs the chained pre-existing hook (same arguments, same stdin), then
  * appends the paths that changed between the old and the new HEAD (`git diff --name-status -M`; both
  * sides of a rename) to a new queue file in the data directory, and starts `monorag index --from-queue`
- * in the background, detached, unless a live indexer holds the lock. It returns the chained hook's status.
+ * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
+ * on PATH when there is one, else `command`). It returns the chained hook's status.
  */
-export function hookScript(name: string, { root, dataDir, command }: GitHooksOptions): string {
-  const run = [...command, 'index', root, '--from-queue', '--quiet'].map(shellQuote).join(' ');
+export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: GitHooksOptions): string {
+  const recorded = command.map(shellQuote).join(' ');
+  const pick = preferPathBin
+    ? `if command -v monorag >/dev/null 2>&1; then set -- monorag; else set -- ${recorded}; fi`
+    : `set -- ${recorded}`;
+  const args = ['index', root, '--from-queue', '--quiet'].map(shellQuote).join(' ');
   return `#!/bin/sh
 ${HOOK_MARKER}
 hook=${name}
@@ -74,7 +85,8 @@ fi
   pid=$(cat "$data/${INDEX_LOCK_FILE}" 2>/dev/null)
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then exit 0; fi
   if command -v setsid >/dev/null 2>&1; then detach=setsid; else detach=; fi
-  $detach nohup ${run} </dev/null >>"$data/hooks.log" 2>&1 &
+  ${pick}
+  $detach nohup "$@" ${args} </dev/null >>"$data/hooks.log" 2>&1 &
 ) >/dev/null 2>&1
 exit $status
 `;

@@ -4,7 +4,10 @@ import { createProjectContext, ensureDataDir } from '../project-context.js';
 /** Options of `monorag hooks install|uninstall`. */
 export interface HooksCommandOptions {
   dataDir?: string;
-  /** The command the hooks run to start monorag (default: this very process's node, flags and script). */
+  /**
+   * The command the hooks run to start monorag. Default: the `monorag` on PATH at hook run time when
+   * there is one (a global install survives this checkout moving), else this very process's node, flags and script.
+   */
   command?: string;
 }
 
@@ -26,7 +29,8 @@ export async function runHooksInstallCommand(project: string | undefined, option
   const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
   ensureDataDir(context);
   const command = options.command ? options.command.split(' ').filter(Boolean) : selfCommand();
-  const result = await installGitHooks({ root: context.root, dataDir: context.dataDir, command });
+  // An explicit --command is what the user wants run; the default prefers an installed monorag.
+  const result = await installGitHooks({ root: context.root, dataDir: context.dataDir, command, preferPathBin: !options.command });
   print(result);
   return result;
 }

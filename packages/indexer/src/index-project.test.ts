@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createChunker } from '@monorag/chunker';
@@ -82,6 +82,41 @@ describe('indexProject', () => {
     expect(await indexProject({ ...base, cacheRetentionMs: 10 })).toMatchObject({ unchanged: 3, cachePruned: chunksOfM0 });
     writeFileSync(path.join(root, 'src/m0.ts'), edited);
     expect(await indexProject({ ...base, cacheRetentionMs: 10 })).toMatchObject({ changed: 1, chunksEmbedded: chunksOfM0 });
+    await store.close();
+  });
+
+  it('a moved directory keeps its vectors (no model call), records where they were embedded, and a second move keeps them too', async () => {
+    const root = repo(3);
+    const chunker = await createChunker();
+    const info = await createFakeEmbedder().info();
+    const file = path.join(root, '.monorag', 'index.sqlite');
+    mkdirSync(path.dirname(file));
+    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
+    const base = { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+    await indexProject(base);
+    const before = await store.vectorsOfFile('src/m1.ts');
+    const chunksBefore = await store.chunksOfFile('src/m1.ts');
+
+    renameSync(path.join(root, 'src'), path.join(root, 'lib'));
+    const moved = await indexProject({ ...base, paths: ['src', 'lib'] });
+    expect(moved).toMatchObject({ files: 3, added: 3, deleted: 3, moved: 3, chunksEmbedded: 0, chunksFromCache: 0 });
+    expect((await store.listFiles()).map((f) => [f.path, f.embeddedFrom])).toEqual([
+      ['lib/m0.ts', 'src/m0.ts'], ['lib/m1.ts', 'src/m1.ts'], ['lib/m2.ts', 'src/m2.ts'],
+    ]);
+    const after = await store.chunksOfFile('lib/m1.ts');
+    expect(after.map((c) => [c.startLine, c.endLine, c.content])).toEqual(chunksBefore.map((c) => [c.startLine, c.endLine, c.content]));
+    expect(after.every((c) => c.header.startsWith('lib/m1.ts'))).toBe(true);
+    const vectorsAfter = await store.vectorsOfFile('lib/m1.ts');
+    expect(after.map((c) => vectorsAfter.get(c.id))).toEqual(chunksBefore.map((c) => before.get(c.id)));
+
+    // Moved again: still no model call, and the vectors still name the path they were embedded under.
+    renameSync(path.join(root, 'lib/m1.ts'), path.join(root, 'lib/renamed.ts'));
+    expect(await indexProject(base)).toMatchObject({ moved: 1, chunksEmbedded: 0 });
+    expect((await store.getFile('lib/renamed.ts'))?.embeddedFrom).toBe('src/m1.ts');
+    // An edit embeds the file for its own path again.
+    writeFileSync(path.join(root, 'lib/renamed.ts'), 'export const changed = 1;\n');
+    expect((await indexProject(base)).chunksEmbedded).toBeGreaterThan(0);
+    expect((await store.getFile('lib/renamed.ts'))?.embeddedFrom).toBeUndefined();
     await store.close();
   });
 });

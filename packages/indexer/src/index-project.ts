@@ -5,6 +5,7 @@ import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
 import { currentCommit } from './current-commit.js';
 import { isGeneratedText } from './detect-generated.js';
+import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
 import { isIgnoreRulesFile, type IgnoreFilter } from './ignore-filter.js';
@@ -82,6 +83,11 @@ export interface IndexReport {
   mode: 'full' | 'paths';
   /** Embedding-cache entries pruned after this run (0 when it did not prune). */
   cachePruned: number;
+  /**
+   * Added files that are moves (a file of the same content left the tree in this run) and kept the
+   * departed file's vectors instead of being embedded again; also counted in `added`.
+   */
+  moved: number;
 }
 
 interface PendingFile {
@@ -90,6 +96,8 @@ interface PendingFile {
   /** Definitions and references, written in the same transaction as the chunks. */
   symbols: CodeSymbol[];
   isNew: boolean;
+  /** Vectors kept from the file's earlier path (a move); undefined: embed the chunks. */
+  vectors?: Float32Array[];
 }
 
 /**
@@ -120,7 +128,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   };
   const report: IndexReport = {
     files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0,
-    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0, mode: scope ? 'paths' : 'full', cachePruned: 0,
+    chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0, mode: scope ? 'paths' : 'full', cachePruned: 0, moved: 0,
   };
   onProgress?.({ ...progress });
 
@@ -129,15 +137,18 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
 
   const flush = async (): Promise<void> => {
     if (pending.length === 0) return;
-    const all = pending.flatMap((p) => p.chunks);
+    const all = pending.flatMap((p) => (p.vectors ? [] : p.chunks));
     const { vectors, counts } = await embedChunks(all, store, embedder);
     report.chunksEmbedded += counts.embedded;
     report.chunksFromCache += counts.cached;
     progress.chunksEmbedded += counts.embedded;
     let offset = 0;
     for (const file of pending) {
-      const fileVectors = vectors.slice(offset, offset + file.chunks.length);
-      offset += file.chunks.length;
+      let fileVectors = file.vectors;
+      if (!fileVectors) {
+        fileVectors = vectors.slice(offset, offset + file.chunks.length);
+        offset += file.chunks.length;
+      }
       file.record.indexedAt = Date.now();
       await store.writeFile(file.record, file.chunks, fileVectors, file.symbols);
       if (file.isNew) report.added++;
@@ -151,10 +162,17 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     onProgress?.({ ...progress, phase: 'index' });
   };
 
-  // Deletions first: a file that left the tree (or became ignored) never lingers in results.
+  // Deletions first: a file that left the tree (or became ignored) never lingers in results. When a
+  // new file of the same size appeared, its chunks and vectors are remembered by content hash, so a
+  // file of the same content added in this run (a move) keeps them.
   const walked = new Set(walk.files.map((f) => f.path));
-  for (const path of manifest.keys()) {
+  const newSizes = new Set(walk.files.filter((f) => !manifest.has(f.path)).map((f) => f.size));
+  const departed = new Map<string, DepartedFile>();
+  for (const [path, record] of manifest) {
     if (!walked.has(path) && (!scope || inScope(scope, path))) {
+      if (newSizes.has(record.size) && !departed.has(record.contentHash)) {
+        departed.set(record.contentHash, { record, chunks: await store.chunksOfFile(path), vectors: await store.vectorsOfFile(path) });
+      }
       await store.deleteFile(path);
       report.deleted++;
     }
@@ -195,8 +213,14 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: 0 };
     // Files of a code language chunked by windows (minified, parse time-out, no grammar) say why; `monorag status` lists them.
     if (fallback !== null) record.fallback = fallback;
-    pending.push({ record, chunks, symbols, isNew: previous === undefined });
-    pendingChunks += chunks.length;
+    const kept = previous === undefined ? movedVectors(departed.get(read.contentHash), chunks) : undefined;
+    if (kept) {
+      record.embeddedFrom = kept.from;
+      report.moved++;
+      departed.delete(read.contentHash);
+    }
+    pending.push({ record, chunks, symbols, isNew: previous === undefined, vectors: kept?.vectors });
+    if (!kept) pendingChunks += chunks.length;
     if (pendingChunks >= batchChunks) await flush();
     else if (progress.filesScanned % 50 === 0) onProgress?.({ ...progress, phase: 'index' });
   }
@@ -214,6 +238,28 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   onProgress?.({ ...progress, phase: 'done' });
   logger?.info({ ...report, skipped: report.skipped.length }, 'index run finished');
   return report;
+}
+
+/** A file deleted in this run that a move may have re-created elsewhere. */
+interface DepartedFile {
+  record: FileRecord;
+  chunks: Chunk[];
+  /** Dense vectors by chunk id. */
+  vectors: Map<string, Float32Array>;
+}
+
+/**
+ * The vectors a moved file keeps: those of the departed file's matching chunks, and the path they
+ * were embedded under. Undefined when nothing departed with this content or the chunking differs
+ * (the file is then embedded anew).
+ */
+function movedVectors(departed: DepartedFile | undefined, chunks: Chunk[]): { vectors: Float32Array[]; from: string } | undefined {
+  if (!departed || chunks.length === 0) return undefined;
+  const ids = matchMovedChunks(chunks, departed.chunks);
+  if (!ids) return undefined;
+  const vectors = ids.map((id) => departed.vectors.get(id));
+  if (vectors.some((v) => v === undefined)) return undefined;
+  return { vectors: vectors as Float32Array[], from: departed.record.embeddedFrom ?? departed.record.path };
 }
 
 /** The scope of a run: undefined for a full run (no paths, the root, or a changed ignore-rules file). */

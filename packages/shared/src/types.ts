@@ -60,6 +60,12 @@ export interface FileRecord {
    * `minified`, `parse-timeout`); absent when its language's own strategy was used.
    */
   fallback?: string;
+  /**
+   * Set when the file was moved here from another path with the same content and its chunks kept
+   * the vectors embedded there (whose context header named that path) instead of being embedded
+   * again; absent when the vectors were computed for this path. Searches use the new path at once.
+   */
+  embeddedFrom?: string;
 }
 
 /** A chunk returned by a store query together with its score. */

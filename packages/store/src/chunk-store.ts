@@ -58,6 +58,11 @@ export interface ChunkStore {
   searchLexical(query: string, options: QueryOptions): Promise<ScoredChunk[]>;
   /** Chunks of one file ordered by startLine. */
   chunksOfFile(path: string): Promise<Chunk[]>;
+  /**
+   * The dense vector of every chunk of `path`, by chunk id (empty for an unknown path). Lets a moved
+   * file keep its vectors without a model call.
+   */
+  vectorsOfFile(path: string): Promise<Map<string, Float32Array>>;
   /** Cached embeddings by chunk content hash, for this identity's model. Missing hashes are absent from the map. */
   getCachedEmbeddings(contentHashes: string[]): Promise<Map<string, Float32Array>>;
   /** Adds embeddings to the cache (content hash -> vector). */

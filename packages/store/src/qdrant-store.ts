@@ -283,6 +283,23 @@ function createQdrantStore({ client, where, collection, cache, identity, batchSi
           .sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine),
       ),
 
+    vectorsOfFile: (path) =>
+      guard(`read the vectors of ${path}`, async () => {
+        const out = new Map<string, Float32Array>();
+        let offset: string | number | undefined;
+        do {
+          const page = await client.scroll(collection, {
+            filter: { must: [docIs('chunk'), byPath(path)] }, limit: SCROLL_PAGE, offset, with_payload: true, with_vector: [DENSE_VECTOR],
+          });
+          for (const point of page.points) {
+            const vector = (point.vector as Record<string, number[]> | null | undefined)?.[DENSE_VECTOR];
+            if (Array.isArray(vector)) out.set(payloadChunk(point.payload).id, Float32Array.from(vector));
+          }
+          offset = (page.next_page_offset ?? undefined) as string | number | undefined;
+        } while (offset !== undefined);
+        return out;
+      }),
+
     getCachedEmbeddings: (contentHashes) =>
       guard('read the embedding cache', async () => {
         const out = new Map<string, Float32Array>();

@@ -4,6 +4,7 @@ import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-
 import { chunkColumns, rowToChunk, rowToFile, rowToSymbol, type ChunkRow, type FileRow, type SymbolRow } from './sqlite/chunk-row.js';
 import { prefixRange } from './sqlite/prefix-range.js';
 import { checkAge } from './check-age.js';
+import { decodeVector } from './sqlite/vector-codec.js';
 import { getCachedRows, pruneCacheRows, putCachedRows } from './sqlite/embedding-cache.js';
 import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
 import { migrate } from './sqlite/migrations.js';
@@ -141,6 +142,14 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
             .all(path) as ChunkRow[]
         ).map(rowToChunk),
       ),
+
+    vectorsOfFile: (path) =>
+      guard(`read the vectors of ${path}`, () => {
+        const rows = db
+          .prepare('SELECT c.id AS id, v.embedding AS embedding FROM chunks c JOIN chunks_vec v ON v.rowid = c.rowid WHERE c.path = ?')
+          .all(path) as { id: string; embedding: Buffer }[];
+        return new Map(rows.map((row) => [row.id, decodeVector(row.embedding)]));
+      }),
 
     getCachedEmbeddings: (contentHashes) =>
       guard('read the embedding cache', () => getCachedRows(db, identity.model, contentHashes)),

@@ -225,6 +225,15 @@ export function describeChunkStoreContract(name: string, open: OpenContractStore
         expect((await store.getFile('src/a.ts'))?.fallback).toBeUndefined();
       });
 
+      it('records the earlier path a moved file kept its vectors from, and forgets it when rewritten', async () => {
+        const chunks = [testChunk({ path: 'lib/moved.ts', startLine: 1 })];
+        const moved = { ...testFile('lib/moved.ts', chunks), embeddedFrom: 'src/old.ts' };
+        await store.writeFile(moved, chunks, [v(1, 0, 0, 0)]);
+        expect(await store.getFile('lib/moved.ts')).toEqual(moved);
+        await store.writeFile(testFile('lib/moved.ts', chunks), chunks, [v(1, 0, 0, 0)]);
+        expect((await store.getFile('lib/moved.ts'))?.embeddedFrom).toBeUndefined();
+      });
+
       it('keeps the old symbols when a write is rejected', async () => {
         const chunks = [testChunk({ path: 'src/a.ts', startLine: 1 })];
         await store.writeFile(testFile('src/a.ts', chunks), chunks, [v(1, 0, 0, 0)], [def('keep', 1)]);
@@ -248,6 +257,15 @@ export function describeChunkStoreContract(name: string, open: OpenContractStore
       await expect(store.putCachedEmbeddings(new Map([['hash-c', v(1, 2, 3)]]))).rejects.toMatchObject({
         code: ErrorCode.INVALID_ARGUMENT,
       });
+    });
+
+    it('returns the vectors of a file by chunk id', async () => {
+      const { chunks } = await put('src/a.ts', [{ startLine: 1 }, { startLine: 10 }], [v(1, 0, 0, 0), v(0, 0.5, 0.5, 0)]);
+      await put('src/b.ts', [{ startLine: 1 }], [v(0, 0, 0, 1)]);
+      const got = await store.vectorsOfFile('src/a.ts');
+      expect([...got.keys()].sort()).toEqual([chunks[0]!.id, chunks[1]!.id].sort());
+      expect(got.get(chunks[1]!.id)).toEqual(v(0, 0.5, 0.5, 0));
+      expect((await store.vectorsOfFile('src/none.ts')).size).toBe(0);
     });
 
     it('prunes cache entries unused for longer than the given age, and rejects a bad age', async () => {

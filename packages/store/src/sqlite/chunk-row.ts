@@ -48,9 +48,10 @@ export interface FileRow {
   chunk_count: number;
   indexed_at: number;
   fallback: string | null;
+  embedded_from: string | null;
 }
 
-/** The FileRecord of a manifest row; `fallback` is present only when the row has one. */
+/** The FileRecord of a manifest row; `fallback` and `embeddedFrom` are present only when the row has them. */
 export function rowToFile(row: FileRow): FileRecord {
   const file: FileRecord = {
     path: row.path,
@@ -61,6 +62,7 @@ export function rowToFile(row: FileRow): FileRecord {
     indexedAt: row.indexed_at,
   };
   if (row.fallback !== null && row.fallback !== undefined) file.fallback = row.fallback;
+  if (row.embedded_from !== null && row.embedded_from !== undefined) file.embeddedFrom = row.embedded_from;
   return file;
 }
 

@@ -30,6 +30,7 @@ interface Migration {
  * - `embedding_cache.used_at`: when the entry was last written or last stopped being referenced by a
  *   chunk (ms since the epoch); rows present before the migration get the migration time.
  * - `chunks_content_hash` index, so "is this cache entry referenced?" is one index probe.
+ * - `files.embedded_from`: the earlier path whose vectors a moved file kept (null when embedded here).
  *
  * The vec0 table `chunks_vec` depends on the dimension, so it is created when the identity is first
  * recorded (see `recordIdentity`), not here.
@@ -102,6 +103,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       db.exec(`
         ALTER TABLE embedding_cache ADD COLUMN used_at INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE files ADD COLUMN embedded_from TEXT;
         CREATE INDEX chunks_content_hash ON chunks (content_hash);
       `);
       db.prepare('UPDATE embedding_cache SET used_at = ?').run(Date.now());

@@ -74,10 +74,10 @@ export function writeFileRows(
     insertFts.run(rowid, fts.symbol, fts.path, fts.body);
   });
   db.prepare(`
-    INSERT INTO files (path, content_hash, size, language, chunk_count, indexed_at, fallback) VALUES (?, ?, ?, ?, ?, ?, ?)
+    INSERT INTO files (path, content_hash, size, language, chunk_count, indexed_at, fallback, embedded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (path) DO UPDATE SET content_hash = excluded.content_hash, size = excluded.size,
       language = excluded.language, chunk_count = excluded.chunk_count, indexed_at = excluded.indexed_at,
-      fallback = excluded.fallback`).run(
+      fallback = excluded.fallback, embedded_from = excluded.embedded_from`).run(
     file.path,
     file.contentHash,
     file.size,
@@ -85,5 +85,6 @@ export function writeFileRows(
     chunks.length,
     file.indexedAt,
     file.fallback ?? null,
+    file.embeddedFrom ?? null,
   );
 }

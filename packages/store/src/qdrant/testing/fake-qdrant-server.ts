@@ -252,6 +252,10 @@ function render(point: Point, body: Json): Json {
   const out: Json = { id: point.id };
   if (body.with_payload !== false && body.with_payload !== undefined) out.payload = point.payload;
   if (body.with_vector === true) out.vector = point.vector;
+  // A list of names selects those named vectors.
+  if (Array.isArray(body.with_vector)) {
+    out.vector = Object.fromEntries(Object.entries(point.vector).filter(([name]) => (body.with_vector as string[]).includes(name)));
+  }
   return out;
 }
 

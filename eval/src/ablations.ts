@@ -30,6 +30,8 @@ export const ABLATIONS: Ablation[] = [
   { id: 'dense', label: 'syntax, dense only (no priors)', chunking: 'syntax', mode: 'dense', ranking: OFF, candidatePool: 50 },
   { id: 'lexical', label: 'syntax, BM25 only (no priors)', chunking: 'syntax', mode: 'lexical', ranking: OFF, candidatePool: 50 },
   { id: 'lexical-priors', label: 'syntax, BM25 only, all priors', chunking: 'syntax', mode: 'lexical', ranking: ON, candidatePool: 50 },
+  { id: 'hybrid-pathless', label: 'syntax, no path in the embedded header, hybrid, all priors', chunking: 'syntax-pathless', mode: 'hybrid', ranking: ON, candidatePool: 50 },
+  { id: 'dense-pathless', label: 'syntax, no path in the embedded header, dense only', chunking: 'syntax-pathless', mode: 'dense', ranking: OFF, candidatePool: 50 },
   { id: 'windows-hybrid', label: 'line windows, hybrid, all priors', chunking: 'windows', mode: 'hybrid', ranking: ON, candidatePool: 50 },
   { id: 'windows-hybrid-no-priors', label: 'line windows, hybrid, plain RRF', chunking: 'windows', mode: 'hybrid', ranking: OFF, candidatePool: 50 },
   { id: 'hybrid-pool10', label: 'syntax, hybrid, all priors, pool 10', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 10 },

@@ -6,10 +6,11 @@ import type { Logger } from '@monorag/shared';
 import type { SqliteStore } from '@monorag/store';
 import { buildIndex } from './build-index.js';
 import { EVAL_DIR, readCorpora, type Corpus } from './corpora.js';
+import { createPathlessChunker } from './pathless-chunker.js';
 import { createWindowsChunker } from './windows-chunker.js';
 
-/** Chunking variants of the ablation: syntax-tree chunks (the product) and plain line windows. */
-export type ChunkingVariant = 'syntax' | 'windows';
+/** Chunking variants of the ablation: syntax-tree chunks (the product), plain line windows, syntax chunks without the path in the header. */
+export type ChunkingVariant = 'syntax' | 'windows' | 'syntax-pathless';
 
 /** One built index. */
 export interface EvalIndex {
@@ -29,12 +30,13 @@ export async function indexAll(embedder: Embedder & { readonly embedded?: number
   const counter = await createIndexTokenCounter(embedder, info, logger);
   const syntax = await createChunker({ maxTokens: info.maxSeqLength, countTokens: counter.count, counterId: counter.id });
   const windows = createWindowsChunker({ base: syntax, maxTokens: info.maxSeqLength, countTokens: counter.count });
+  const chunkers = { syntax, windows, 'syntax-pathless': createPathlessChunker(syntax) };
   const out: EvalIndex[] = [];
   for (const variant of variants) {
     for (const corpus of readCorpora()) {
       const calls = embedder.embedded ?? 0;
       const { store, report } = await buildIndex({
-        corpus, variant, chunker: variant === 'syntax' ? syntax : windows, embedder, cacheDir: indexDir, logger,
+        corpus, variant, chunker: chunkers[variant], embedder, cacheDir: indexDir, logger,
       });
       onLine?.(`indexed ${corpus.name}@${corpus.version} (${variant}): ${report.totalChunks} chunks, ${report.chunksWritten} written, ${(embedder.embedded ?? 0) - calls} sent to the model, ${(report.durationMs / 1000).toFixed(1)} s`);
       out.push({ corpus, variant, store, report });

@@ -31,7 +31,9 @@ export function createProgram(): Command {
     .option('--json', 'print the run report as JSON on stdout')
     .option('-q, --quiet', 'no progress output')
     .option('--paths <paths...>', 'only these repo-relative files or directories (new, changed or deleted)')
-    .option('--from-queue', 'index the paths queued by the git hooks (used by the hooks)')
+    .option('--from-queue', 'index the paths queued by the git hooks (used by the hooks); prints one line per run')
+    .option('--hook <name>', 'with --from-queue: the git hook that started the run, named in its line (used by the hooks)')
+    .option('--verbose', 'with --from-queue: print the full report too (as MONORAG_LOG_LEVEL=info does)')
     .action(async (path: string, opts) => {
       await runIndexCommand(path, opts);
     });

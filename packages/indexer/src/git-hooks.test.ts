@@ -94,10 +94,26 @@ describe('git hooks', () => {
     };
 
     commitWith([binDir, ...basePath], 'c.ts');
-    expect(await argsOf('monorag')).toBe(`index ${root} --from-queue --quiet\n`);
+    expect(await argsOf('monorag')).toBe(`index ${root} --from-queue --quiet --hook post-commit\n`);
     expect(existsSync(path.join(tools, 'recorded-monorag.args'))).toBe(false);
 
     commitWith(basePath, 'd.ts');
-    expect(await argsOf('recorded-monorag')).toBe(`index ${root} --from-queue --quiet\n`);
+    expect(await argsOf('recorded-monorag')).toBe(`index ${root} --from-queue --quiet --hook post-commit\n`);
+  });
+
+  it('log one line when a running indexer will take the queued paths', async () => {
+    const root = repo();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'monorag-hooks-data-'));
+    await installGitHooks({ root, dataDir, command });
+    // This live test process stands in for an indexer holding the lock.
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path.join(dataDir, 'index.lock'), `${process.pid}\n`);
+    writeFileSync(path.join(root, 'c.ts'), 'c');
+    writeFileSync(path.join(root, 'a.ts'), 'a2');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'two');
+    const lines = readFileSync(path.join(dataDir, 'hooks.log'), 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ post-commit: 2 path\\(s\\) enqueued; the running indexer \\(pid ${process.pid}\\) will index them$`));
   });
 });

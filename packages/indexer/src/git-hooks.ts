@@ -47,14 +47,16 @@ function shellQuote(s: string): string {
  * appends the paths that changed between the old and the new HEAD (`git diff --name-status -M`; both
  * sides of a rename) to a new queue file in the data directory, and starts `monorag index --from-queue`
  * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
- * on PATH when there is one, else `command`). It returns the chained hook's status.
+ * on PATH when there is one, else `command`). Each run adds one line to `<dataDir>/hooks.log`: the
+ * indexer's (hook, paths enqueued, ms), or the hook's own when a running indexer will take its paths.
+ * It returns the chained hook's status.
  */
 export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: GitHooksOptions): string {
   const recorded = command.map(shellQuote).join(' ');
   const pick = preferPathBin
     ? `if command -v monorag >/dev/null 2>&1; then set -- monorag; else set -- ${recorded}; fi`
     : `set -- ${recorded}`;
-  const args = ['index', root, '--from-queue', '--quiet'].map(shellQuote).join(' ');
+  const args = ['index', root, '--from-queue', '--quiet', '--hook', name].map(shellQuote).join(' ');
   return `#!/bin/sh
 ${HOOK_MARKER}
 hook=${name}
@@ -81,9 +83,14 @@ fi
   else
     echo '${FULL_RUN_MARK}' > "$tmp"
   fi
-  mv "$tmp" "\${tmp%.tmp}.paths"
+  queued="\${tmp%.tmp}.paths"
+  mv "$tmp" "$queued"
   pid=$(cat "$data/${INDEX_LOCK_FILE}" 2>/dev/null)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then exit 0; fi
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    if grep -qxF '${FULL_RUN_MARK}' "$queued"; then n='a full run'; else n="$(grep -c . "$queued") path(s)"; fi
+    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $hook: $n enqueued; the running indexer (pid $pid) will index them" >>"$data/hooks.log"
+    exit 0
+  fi
   if command -v setsid >/dev/null 2>&1; then detach=setsid; else detach=; fi
   ${pick}
   $detach nohup "$@" ${args} </dev/null >>"$data/hooks.log" 2>&1 &

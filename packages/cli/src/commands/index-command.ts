@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
+import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, readPathQueue, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { createProgressReporter } from '../progress-reporter.js';
 import { runEnqueueCommand } from './jobs-command.js';
@@ -17,13 +17,27 @@ export interface IndexCommandOptions {
   paths?: string[];
   /** Index the paths git hooks queued in the data directory; exits at once when another indexer holds the lock. */
   fromQueue?: boolean;
+  /** With `fromQueue`: the git hook that started this run, named in its log line. */
+  hook?: string;
+  /** With `fromQueue`: print the full report too, not only the one log line (as log level info, debug or trace does). */
+  verbose?: boolean;
+}
+
+/** Log levels that ask `--from-queue` runs for the full report. */
+const VERBOSE_LEVELS = new Set(['info', 'debug', 'trace']);
+
+/** The one line a `--from-queue` run prints (into the hooks' log): time, hook, paths taken from the queue, wall time in ms. */
+function queueRunLine(hook: string, enqueued: { paths: string[]; full: boolean }, ms: number, more: boolean): string {
+  const what = enqueued.full ? 'a full run' : `${enqueued.paths.length} ${more ? 'more ' : ''}path(s)`;
+  return `${new Date().toISOString()} ${hook}: ${what} enqueued${more ? ' meanwhile' : ''}, indexed in ${ms} ms\n`;
 }
 
 /**
  * `monorag index [path]`: builds or updates the project's index under the project's lock; prints a
  * summary (or JSON) on stdout. With `--paths` only those paths are brought up to date; with
  * `--from-queue` the paths queued by git hooks (returns null when another process holds the lock,
- * since that process picks up the queue).
+ * since that process picks up the queue); such a run prints one line per index run (hook, paths
+ * enqueued, ms) instead of the summary, unless `--verbose` or log level info/debug/trace asks for more.
  */
 export async function runIndexCommand(project: string | undefined, options: IndexCommandOptions): Promise<IndexReport | null> {
   const context = createProjectContext({
@@ -42,8 +56,13 @@ export async function runIndexCommand(project: string | undefined, options: Inde
       `store.kind is "${context.config.store.kind}", which \`monorag index\` writes through the BullMQ queue: set MONORAG_QUEUE=bullmq and REDIS_URL, and run \`monorag worker\` processes.`,
     );
   }
-  if (options.fromQueue && indexLockHolder(context.dataDir) !== null) {
+  const started = Date.now();
+  const hook = options.hook ?? 'from-queue';
+  const summary = !options.fromQueue || options.verbose || VERBOSE_LEVELS.has(context.config.logLevel);
+  const holder = options.fromQueue ? indexLockHolder(context.dataDir) : null;
+  if (holder !== null) {
     if (!options.quiet) process.stderr.write('monorag: another indexer holds the lock; it will index the queued paths.\n');
+    else if (options.hook) process.stdout.write(`${new Date().toISOString()} ${hook}: another indexer${holder > 0 ? ` (pid ${holder})` : ''} holds the lock and will index the queued paths\n`);
     return null;
   }
   // Waiting for another run's lock can take minutes: say so, even with --quiet (it is no progress output).
@@ -56,15 +75,20 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   const indexer = await openProjectIndexer(context, { rebuild: options.rebuild, onLockWait });
   const progress = createProgressReporter({ quiet: options.quiet || options.json });
   try {
+    let enqueued = options.fromQueue ? readPathQueue(context.dataDir) : undefined;
     let report = await indexer.run(options.fromQueue ? [] : options.paths, (p) => progress.update(p));
+    if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, enqueued, Date.now() - started, false));
     // Hooks that fired during the run saw the lock held and left their paths queued.
     while (options.fromQueue && pathQueueLength(context.dataDir) > 0 && indexLockHolder(context.dataDir) === null) {
+      enqueued = readPathQueue(context.dataDir);
+      const runStarted = Date.now();
       report = await indexer.run([]);
+      if (!options.json) process.stdout.write(queueRunLine(hook, enqueued, Date.now() - runStarted, true));
     }
     progress.stop();
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
-    } else {
+    } else if (summary) {
       const secs = report.durationMs / 1000;
       process.stdout.write(
         `Indexed ${context.root}${report.mode === 'paths' ? ' (given paths only)' : ''}\n` +

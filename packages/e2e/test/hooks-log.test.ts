@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { indexLockHolder } from '@monorag/indexer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ENTRY, runCli, TSX } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { git, makeGitRepo, tokenFile } from './git-repo.js';
+
+let embedder: FakeEmbeddingHttp;
+beforeAll(async () => {
+  embedder = await startFakeEmbeddingHttp();
+});
+afterAll(async () => {
+  await embedder?.stop();
+});
+
+/** Waits until hooks.log has a line matching `done` and the background indexer has released the lock. */
+async function hooksLog(dataDir: string, done: RegExp): Promise<string> {
+  const file = path.join(dataDir, 'hooks.log');
+  for (let i = 0; i < 600; i++) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (done.test(text) && indexLockHolder(dataDir) === null) return text;
+    await sleep(100);
+  }
+  throw new Error(`hooks.log never matched ${done}: ${existsSync(file) ? readFileSync(file, 'utf8') : '(none)'}`);
+}
+
+describe("the git hooks' log", () => {
+  it('has one line per hook run (hook, paths enqueued, ms), and the full report with MONORAG_LOG_LEVEL=info', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+    const dataDir = path.join(repo, '.monorag');
+    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`]);
+    expect(installed.code, installed.stderr).toBe(0);
+    const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    /** `git commit` with the environment the hooks (and the indexer they start) inherit. */
+    const commit = (message: string, logLevel: string): void => {
+      git(repo, 'add', '-A');
+      execFileSync('git', ['commit', '-q', '-m', message], { cwd: repo, env: { ...process.env, EMBEDDING_URL: embedder.url, MONORAG_LOG_LEVEL: logLevel } });
+    };
+
+    writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('tokA2'));
+    writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('tokC'));
+    commit('two', 'warn');
+    const quiet = await hooksLog(dataDir, /enqueued, indexed in/);
+    expect(quiet).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z post-commit: 2 path\(s\) enqueued, indexed in \d+ ms\n$/);
+
+    writeFileSync(path.join(repo, 'src/d.ts'), tokenFile('tokD'));
+    commit('three', 'info');
+    const verbose = (await hooksLog(dataDir, /index: .*index\.sqlite\n/)).slice(quiet.length);
+    expect(verbose).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z post-commit: 1 path\(s\) enqueued, indexed in \d+ ms$/m);
+    expect(verbose).toContain(`Indexed ${repo} (given paths only)\n  files: 4 in index (1 added,`);
+  }, 120_000);
+});
+

@@ -3,6 +3,7 @@ import type { IndexControl, IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import type { ChunkStore } from '@monorag/store';
 import type { ProjectContext } from './project-context.js';
+import { countUntrackedPending } from './untracked-pending.js';
 import type { WatchedProject } from './watch-project.js';
 
 /** Index state and updates for `monorag serve`, plus the freshness every tool result carries. */
@@ -30,9 +31,11 @@ function summary(report: IndexReport): IndexRunSummary {
 export function createIndexControl({ context, store, watched, current }: IndexControlOptions): ServeIndexControl {
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
+    // A file watcher counts new files among its pending paths; without one, ask git for untracked files.
+    const untracked = w?.watcher() ? 0 : await countUntrackedPending(context, store);
     return readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
-      pendingChanges: w ? w.pendingChanges() : pathQueueLength(context.dataDir),
+      pendingChanges: (w ? w.pendingChanges() : pathQueueLength(context.dataDir)) + untracked,
       indexing: w ? w.indexing() : indexLockHolder(context.dataDir) !== null,
     });
   };

@@ -7,6 +7,7 @@ import type { ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
+import { countUntrackedPending } from './untracked-pending.js';
 
 /** A project's index opened for queries. */
 export interface OpenIndex {
@@ -45,11 +46,11 @@ export async function openRetriever(context: ProjectContext, existing?: ChunkSto
     return checked;
   };
   const retriever = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
-  // Freshness judged against the work tree: HEAD, paths queued by git hooks, a run in another process.
+  // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked files changed since the last run, a run in another process.
   const readFreshness = async (): Promise<IndexFreshness> =>
     readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
-      pendingChanges: pathQueueLength(context.dataDir),
+      pendingChanges: pathQueueLength(context.dataDir) + (await countUntrackedPending(context, store)),
       indexing: indexLockHolder(context.dataDir) !== null,
     });
   return { store, retriever, readFreshness, close: () => store.close() };

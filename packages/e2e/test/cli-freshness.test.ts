@@ -1,0 +1,53 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { makeGitRepo, tokenFile } from './git-repo.js';
+
+interface Freshness { stale: boolean; pendingChanges: number; warning: string | null }
+
+let embedder: FakeEmbeddingHttp;
+let env: Record<string, string>;
+beforeAll(async () => {
+  embedder = await startFakeEmbeddingHttp();
+  env = { EMBEDDING_URL: embedder.url };
+});
+afterAll(async () => {
+  await embedder?.stop();
+});
+
+async function status(repo: string): Promise<Freshness> {
+  const run = await runCli(['status', '--project', repo, '--json'], env);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Freshness;
+}
+
+describe('the CLI freshness flag', () => {
+  it('calls the index stale when an untracked, non-ignored file is new since the last run', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), '.gitignore': 'build/\n' });
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0, warning: null });
+
+    // Ignored files (by .gitignore, by monorag's defaults) do not make it stale.
+    writeFileSync(path.join(repo, '.env'), 'TOKEN=x\n');
+    const ignoredDir = path.join(repo, 'build');
+    mkdirSync(ignoredDir);
+    writeFileSync(path.join(ignoredDir, 'out.js'), 'x');
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('tokB'));
+    expect(await status(repo)).toMatchObject({
+      stale: true,
+      pendingChanges: 1,
+      warning: 'Results may be out of date: 1 changed path(s) are waiting to be indexed.',
+    });
+    const search = await runCli(['search', 'tokA', '--lexical', '--json', '--project', repo], env);
+    expect((JSON.parse(search.stdout) as { index: Freshness }).index).toMatchObject({ stale: true, pendingChanges: 1 });
+
+    const again = await runCli(['index', repo, '--quiet'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+  }, 60_000);
+});

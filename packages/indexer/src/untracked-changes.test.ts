@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createIgnoreFilter } from './ignore-filter.js';
+import { countUntrackedChanges } from './untracked-changes.js';
+
+function git(root: string, ...args: string[]): void {
+  execFileSync('git', args, { cwd: root });
+}
+
+/** Writes a file and sets its modification time to `mtimeMs`. */
+function write(root: string, rel: string, mtimeMs: number): void {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), rel);
+  utimesSync(path.join(root, rel), mtimeMs / 1000, mtimeMs / 1000);
+}
+
+describe('countUntrackedChanges', () => {
+  it('counts untracked files the index admits that changed after the last run', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-')));
+    git(root, 'init', '-q', '-b', 'main');
+    git(root, 'config', 'user.email', 't@example.com');
+    git(root, 'config', 'user.name', 't');
+    const indexedAt = Date.now() - 60_000;
+    const before = indexedAt - 60_000;
+    const after = indexedAt + 30_000;
+    writeFileSync(path.join(root, '.gitignore'), 'build/\n');
+    writeFileSync(path.join(root, '.monoragignore'), 'fixtures/\n');
+    write(root, 'tracked.ts', after);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'one');
+    write(root, 'tracked.ts', after + 1000); // a tracked edit is not untracked
+    write(root, 'src/new.ts', after); // counts
+    write(root, 'src/new-too.py', after); // counts
+    write(root, 'src/old.ts', before); // untracked but indexed by the last run
+    write(root, 'build/out.js', after); // ignored by .gitignore
+    write(root, 'fixtures/big.json', after); // ignored by .monoragignore
+    write(root, '.monorag/index.sqlite', after); // the data directory
+    write(root, '.env', after); // monorag's default ignores (secrets)
+    const filter = createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] });
+
+    expect(await countUntrackedChanges({ root, sinceMs: indexedAt, filter })).toBe(2);
+    expect(await countUntrackedChanges({ root, sinceMs: after + 1, filter })).toBe(0);
+    expect(await countUntrackedChanges({ root, sinceMs: null, filter })).toBe(3);
+  });
+
+  it('counts nothing outside a git work tree', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-nogit-')));
+    writeFileSync(path.join(root, 'a.ts'), 'a');
+    expect(await countUntrackedChanges({ root, sinceMs: null, filter: createIgnoreFilter({ root }) })).toBe(0);
+  });
+});

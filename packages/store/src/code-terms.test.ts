@@ -4,30 +4,35 @@ import { queryTerms } from './query-terms.js';
 
 describe('codeTerms', () => {
   it('splits camelCase with acronyms and keeps the whole identifier', () => {
-    expect(codeTerms('parseHTTPHeader')).toEqual(['parsehttpheader', 'parse', 'http', 'header']);
+    expect(codeTerms('parseHTTPHeader')).toEqual(['parsehttpheader', 'pars', 'http', 'header']);
     expect(codeTerms('XMLHttpRequest')).toEqual(['xmlhttprequest', 'xml', 'http', 'request']);
   });
 
   it('splits snake_case, digits and $', () => {
-    expect(codeTerms('MAX_RETRY_COUNT')).toEqual(['max_retry_count', 'max', 'retry', 'count']);
-    expect(codeTerms('base64Encode')).toEqual(['base64encode', 'base', '64', 'encode']);
+    expect(codeTerms('MAX_RETRY_COUNT')).toEqual(['max_retry_count', 'max', 'retri', 'count']);
+    expect(codeTerms('base64Encode')).toEqual(['base64encode', 'base', '64', 'encod']);
     expect(codeTerms('$scope __init__')).toEqual(['$scope', 'scope', '__init__', 'init']);
   });
 
   it('emits kebab-case parts and the joined whole', () => {
     expect(codeTerms('content-type')).toEqual(['content', 'type', 'content-type']);
-    expect(codeTerms('aria-labelledBy')).toEqual(['aria', 'labelledby', 'labelled', 'by', 'aria-labelledby']);
+    expect(codeTerms('aria-labelledBy')).toEqual(['aria', 'labelledby', 'label', 'by', 'aria-labelledby']);
   });
 
   it('keeps numbers whole, drops 1-char terms, keeps duplicates', () => {
     expect(codeTerms('if (x === 404) return parse(parse, 0x1F, 7);')).toEqual([
-      'if', '404', 'return', 'parse', 'parse', '0x1f',
+      'if', '404', 'return', 'pars', 'pars', '0x1f',
     ]);
   });
 
   it('analyses paths and drops terms longer than 64 characters', () => {
-    expect(codeTerms('src/http/parseHeaders.ts')).toEqual(['src', 'http', 'parseheaders', 'parse', 'headers', 'ts']);
+    expect(codeTerms('src/http/parseHeaders.ts')).toEqual(['src', 'http', 'parseheaders', 'pars', 'header', 'ts']);
     expect(codeTerms(`${'a'.repeat(65)} ok`)).toEqual(['ok']);
+  });
+
+  it('stems plain words and identifier parts (Porter), keeping compound identifiers whole', () => {
+    expect(codeTerms('retrying maxRetries retries')).toEqual(['retri', 'maxretries', 'max', 'retri', 'retri']);
+    expect(codeTerms('Headers headers header')).toEqual(['header', 'header', 'header']);
   });
 
   it('treats Unicode letters as identifier characters', () => {
@@ -42,7 +47,7 @@ describe('codeTerms', () => {
 describe('queryTerms', () => {
   it('deduplicates and drops stopwords', () => {
     expect(queryTerms('How does parseHeaders work? parse the headers')).toEqual([
-      'parseheaders', 'parse', 'headers', 'work',
+      'parseheaders', 'pars', 'header', 'work',
     ]);
   });
 

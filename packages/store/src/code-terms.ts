@@ -1,3 +1,5 @@
+import { stemmer } from 'stemmer';
+
 /**
  * Code-aware term analysis for BM25: the document side of lexical search. The SQLite store feeds
  * these terms to FTS5; the Qdrant sparse encoder hashes the same terms, so both stores rank alike.
@@ -21,6 +23,10 @@
  *    and digits: loop variables, `v` of `v2`) and longer than {@link MAX_TERM_LENGTH} (base64 blobs,
  *    hashes) are dropped.
  * 6. Duplicates are kept, in text order: term frequency is what BM25 counts.
+ * 7. Words are stemmed (Porter, "An algorithm for suffix stripping", 1980, via the `stemmer` package):
+ *    plain words and the parts of identifiers (`retrying` and `maxRetries` both give `retri`), so a
+ *    question in prose meets the code's names in other forms. The whole of a compound identifier
+ *    stays unstemmed (`parseheaders`), for exact identifier matches. Measured in eval/RESULTS.md.
  *
  * Output terms hold letters, digits and `_$-` only, so they can be joined with spaces and re-tokenised
  * by FTS5's `unicode61` tokenizer with `tokenchars '-_$'`.
@@ -45,6 +51,13 @@ export function codeTerms(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * Version of the term analysis. Stores record it with their lexical index and rebuild that index
+ * (SQLite FTS rows, Qdrant sparse vectors) from the stored chunks when it differs; bump it whenever
+ * {@link codeTerms} changes its output.
+ */
+export const TERM_ANALYZER = 'code-terms-2+porter';
 
 /** Shortest term kept, in characters. */
 export const MIN_TERM_LENGTH = 2;
@@ -74,13 +87,15 @@ function identifierTerms(identifier: string, memo: Map<string, readonly string[]
   if (known !== undefined) return known;
   const terms: string[] = [];
   const whole = identifier.toLowerCase();
-  pushTerm(whole, terms);
-  if (!PLAIN_WORD.test(identifier)) {
+  if (PLAIN_WORD.test(identifier)) {
+    pushTerm(stemmer(whole), terms);
+  } else {
+    pushTerm(whole, terms);
     const parts = identifier
       .split(/[_$]+/)
       .flatMap((segment) => segment.match(PART) ?? [])
       .map((part) => part.toLowerCase());
-    if (parts.length !== 1 || parts[0] !== whole) for (const part of parts) pushTerm(part, terms);
+    if (parts.length !== 1 || parts[0] !== whole) for (const part of parts) pushTerm(stemmer(part), terms);
   }
   memo.set(identifier, terms);
   return terms;

@@ -1,6 +1,6 @@
 // Public surface of @monorag/store: named exports only.
 export type { CachePruneResult, ChunkStore, QueryOptions, SearchFilter, StoreStats, SymbolQuery } from './chunk-store.js';
-export { codeTerms, MAX_TERM_LENGTH, MIN_TERM_LENGTH } from './code-terms.js';
+export { codeTerms, MAX_TERM_LENGTH, MIN_TERM_LENGTH, TERM_ANALYZER } from './code-terms.js';
 export { queryTerms, QUERY_STOPWORDS } from './query-terms.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { readStoredIdentity } from './sqlite/read-stored-identity.js';

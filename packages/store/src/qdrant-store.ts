@@ -6,6 +6,7 @@ import { chunkPoint, DENSE_VECTOR, filePoint, filePointId, symbolPoint, metaPoin
 import { aliasName, collectionNames } from './qdrant/collection-names.js';
 import { chunkFilter, docIs, PATH_PREFIXES_FIELD, type QdrantCondition, type QdrantFilter } from './qdrant/qdrant-filter.js';
 import { resolveQdrantCollection } from './qdrant/resolve-collection.js';
+import { ensureSparseAnalyzer } from './qdrant/sparse-analyzer.js';
 import { querySparseVector } from './qdrant/sparse-bm25.js';
 import { IDENTITY_KEY_PREFIX } from './sqlite/identity.js';
 import { MAX_DENSE_LIMIT } from './sqlite/search-dense.js';
@@ -86,6 +87,7 @@ export async function openQdrantStore({
   const { collection, identity } = await guardQdrant(where, `open the index of ${project}`, () =>
     resolveQdrantCollection({ client, prefix: collectionPrefix, project, requested, logger }),
   );
+  await guardQdrant(where, `update the lexical index of ${project}`, () => ensureSparseAnalyzer(client, collection, batchSize, logger));
   const names = collectionNames(collectionPrefix, project, identity);
   return createQdrantStore({ client, where, collection, cache: names.cache, identity, batchSize });
 }

@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { codeTerms } from './code-terms.js';
 
 /**
@@ -14,13 +15,17 @@ export const QUERY_STOPWORDS: ReadonlySet<string> = new Set([
 
 /**
  * The query side of lexical search: {@link codeTerms} of `query`, deduplicated (first occurrence
- * order kept) and without {@link QUERY_STOPWORDS}. `"How does parseHeaders work?"` gives
- * `['parseheaders', 'parse', 'headers', 'work']`. An empty array means "no lexical query".
+ * order kept) and without {@link QUERY_STOPWORDS} (compared after stemming, as the terms are).
+ * `"How does parseHeaders work?"` gives `['parseheaders', 'pars', 'header', 'work']`. An empty array
+ * means "no lexical query".
  */
 export function queryTerms(query: string): string[] {
   const seen = new Set<string>();
   for (const term of codeTerms(query)) {
-    if (!QUERY_STOPWORDS.has(term)) seen.add(term);
+    if (!STEMMED_STOPWORDS.has(term)) seen.add(term);
   }
   return [...seen];
 }
+
+/** {@link QUERY_STOPWORDS} as {@link codeTerms} emits them (stemmed). */
+const STEMMED_STOPWORDS: ReadonlySet<string> = new Set([...QUERY_STOPWORDS].map((w) => stemmer(w)));

@@ -9,6 +9,7 @@ import { deterministicVector, testChunk, testFile } from './contract/fixtures.js
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 import { deleteStoreFiles } from './sqlite/delete-store-files.js';
 import { SCHEMA_VERSION } from './sqlite/migrations.js';
+import { TERM_ANALYZER } from './code-terms.js';
 import { readStoredIdentity } from './sqlite/read-stored-identity.js';
 
 function tempFile(): { file: string; dir: string } {
@@ -155,6 +156,23 @@ describe('openSqliteStore', () => {
     const store = await open(CONTRACT_IDENTITY);
     await store.putCachedEmbeddings(new Map([['mine', deterministicVector(1, 4)]]));
     expect(await store.pruneEmbeddingCache(3_600_000)).toEqual({ removed: 1, kept: 1 });
+  });
+
+  it('rebuilds the FTS rows from the stored chunks when the recorded term analyzer differs', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    const chunks = [testChunk({ path: 'src/retry.ts', startLine: 1, content: 'function retrying() {}' })];
+    await store.writeFile(testFile('src/retry.ts', chunks), chunks, vectorsOf(chunks, 1));
+    await store.close();
+    // As an older analyzer left it: another analyzer recorded and FTS rows without the stemmed term.
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = 'code-terms-1' WHERE key = 'fts.analyzer'").run();
+    db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
+    db.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, '', '', 'unrelated' FROM chunks").run();
+    db.close();
+    const reopened = await open(CONTRACT_IDENTITY);
+    expect((await reopened.searchLexical('retry', { limit: 5 })).map((hit) => hit.chunk.id)).toEqual([chunks[0]!.id]);
+    expect(await reopened.getMeta('fts.analyzer')).toBe(TERM_ANALYZER);
+    expect(await reopened.searchLexical('unrelated', { limit: 5 })).toEqual([]);
   });
 
   it('refuses a file written by a newer schema', async () => {

@@ -7,6 +7,7 @@ import { checkAge } from './check-age.js';
 import { decodeVector } from './sqlite/vector-codec.js';
 import { getCachedRows, pruneCacheRows, putCachedRows } from './sqlite/embedding-cache.js';
 import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
+import { ensureFtsAnalyzer } from './sqlite/fts-analyzer.js';
 import { migrate } from './sqlite/migrations.js';
 import { openDatabase } from './sqlite/open-database.js';
 import { MAX_DENSE_LIMIT, searchDenseRows } from './sqlite/search-dense.js';
@@ -53,7 +54,9 @@ export async function openSqliteStore({
   try {
     const identity = guardStore(file, 'be opened', () => {
       migrate(db, file, logger);
-      return resolveIdentity(db, file, requested, logger);
+      const resolved = resolveIdentity(db, file, requested, logger);
+      if (!db.readonly) ensureFtsAnalyzer(db, file, logger);
+      return resolved;
     });
     return createSqliteStore(db, file, identity);
   } catch (error) {

@@ -42,7 +42,7 @@ class HttpError extends Error {
  * request is recorded and checked by `validator` before it is served. It implements what the Qdrant
  * store uses, with Qdrant's semantics: collections with named dense (Cosine, Dot) and sparse vectors
  * (`modifier: idf`, idf = ln(1 + (N - n + 0.5) / (n + 0.5)) as Qdrant documents), aliases, payload
- * indexes (recorded only), upsert, delete by ids or filter, set payload, match and range conditions, batch updates applied in order, scroll,
+ * indexes (recorded only), upsert, delete by ids or filter, set payload, update vectors, match and range conditions, batch updates applied in order, scroll,
  * count, retrieve, and the Query API with nearest (dense or sparse), filters, prefetch and RRF fusion
  * (score sum of 1 / (k + rank), rank from 1). Filters: must / must_not / should of `match.value`,
  * `match.any` and `has_id`. Not a full Qdrant: exact search only, no shards, no persistence.
@@ -107,6 +107,7 @@ export async function startFakeQdrant(validator: OpenApiValidator): Promise<Fake
     if (rest === 'points' && method === 'PUT') return update(collection, { upsert: body });
     if (rest === 'points/delete' && method === 'POST') return update(collection, { delete: body });
     if (rest === 'points/payload' && method === 'POST') return update(collection, { set_payload: body });
+    if (rest === 'points/vectors' && method === 'PUT') return update(collection, { update_vectors: body });
     if (rest === 'points/batch' && method === 'POST') return (body.operations as Json[]).map((op) => update(collection, op));
     if (rest === 'points' && method === 'POST') {
       return (body.ids as (string | number)[])
@@ -142,6 +143,11 @@ export async function startFakeQdrant(validator: OpenApiValidator): Promise<Fake
       const selector = op.delete as Json;
       if (Array.isArray(selector.points)) for (const id of selector.points) collection.points.delete(String(id));
       else for (const p of [...collection.points.values()]) if (matches(p, selector.filter as Json)) collection.points.delete(String(p.id));
+    } else if (op.update_vectors) {
+      for (const p of (op.update_vectors as Json).points as Point[]) {
+        const target = collection.points.get(String(p.id));
+        if (target) Object.assign(target.vector, p.vector);
+      }
     } else if (op.set_payload) {
       const selector = op.set_payload as Json;
       const targets = Array.isArray(selector.points)

@@ -59,6 +59,11 @@ export async function openProjectIndexer(
   const rebuildFile = `${context.storeFile}.rebuild`;
   if (rebuild) deleteStoreFiles(rebuildFile);
   let store = await openSqliteStore({ file: rebuild ? rebuildFile : context.storeFile, identity, logger: context.logger });
+  // A rebuild (often for a new chunker version) embeds only chunk texts the old index never saw.
+  if (rebuild) {
+    const copied = await store.importEmbeddingCache(context.storeFile);
+    context.logger.info({ copied, from: context.storeFile }, 'embedding cache carried over to the rebuild');
+  }
   let swapPending = rebuild;
   /** Replaces the index file with the finished rebuild (under the index lock). */
   const swapIn = async (): Promise<void> => {

@@ -175,6 +175,24 @@ describe('openSqliteStore', () => {
     expect(await reopened.searchLexical('unrelated', { limit: 5 })).toEqual([]);
   });
 
+  it('imports the embedding cache of another index file for its model only', async () => {
+    const old = await open(CONTRACT_IDENTITY);
+    await old.putCachedEmbeddings(new Map([['a', deterministicVector(1, 4)], ['b', deterministicVector(2, 4)]]));
+    await old.close();
+    const db = new Database(file);
+    db.prepare('INSERT INTO embedding_cache (model, content_hash, vector, used_at) VALUES (?, ?, ?, ?)').run('other-model', 'c', Buffer.alloc(16), 1);
+    db.close();
+    const next = await openSqliteStore({ file: `${file}.rebuild`, identity: { ...CONTRACT_IDENTITY, chunkerVersion: 'contract-2' } });
+    stores.push(next);
+    await next.putCachedEmbeddings(new Map([['a', deterministicVector(9, 4)]]));
+    expect(await next.importEmbeddingCache(file)).toBe(1);
+    const got = await next.getCachedEmbeddings(['a', 'b', 'c']);
+    expect([...got.keys()].sort()).toEqual(['a', 'b']);
+    expect(got.get('a')).toEqual(deterministicVector(9, 4));
+    expect(got.get('b')).toEqual(deterministicVector(2, 4));
+    expect(await next.importEmbeddingCache(path.join(dir, 'missing.sqlite'))).toBe(0);
+  });
+
   it('refuses a file written by a newer schema', async () => {
     await (await open(CONTRACT_IDENTITY)).close();
     const db = new Database(file);

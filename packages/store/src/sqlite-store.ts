@@ -5,7 +5,7 @@ import { chunkColumns, rowToChunk, rowToFile, rowToSymbol, type ChunkRow, type F
 import { prefixRange } from './sqlite/prefix-range.js';
 import { checkAge } from './check-age.js';
 import { decodeVector } from './sqlite/vector-codec.js';
-import { getCachedRows, pruneCacheRows, putCachedRows } from './sqlite/embedding-cache.js';
+import { getCachedRows, importCacheRows, pruneCacheRows, putCachedRows } from './sqlite/embedding-cache.js';
 import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
 import { ensureFtsAnalyzer } from './sqlite/fts-analyzer.js';
 import { migrate } from './sqlite/migrations.js';
@@ -33,6 +33,12 @@ export interface SqliteStoreOptions {
 export interface SqliteStore extends ChunkStore {
   /** Path of the SQLite file. */
   readonly file: string;
+  /**
+   * Copies this model's embedding-cache entries from another index file (e.g. the index a rebuild
+   * replaces), keeping entries already present; returns how many were copied (0 for a missing file).
+   * @throws MonoragError `STORE_FAILED` naming `from` when it is not a readable SQLite file.
+   */
+  importEmbeddingCache(from: string): Promise<number>;
 }
 
 /**
@@ -159,6 +165,9 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
 
     putCachedEmbeddings: (entries) =>
       guard('write the embedding cache', () => putCachedRows(db, identity, entries)),
+
+    importEmbeddingCache: (from) =>
+      guard(`import the embedding cache of ${from}`, () => importCacheRows(db, identity.model, from)),
 
     pruneEmbeddingCache: (olderThanMs) =>
       guard('prune the embedding cache', () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { ErrorCode, MonoragError, type IndexIdentity } from '@monorag/shared';
 import type { CachePruneResult } from '../chunk-store.js';
@@ -65,4 +66,24 @@ export function pruneCacheRows(db: Database.Database, model: string, olderThanMs
     const kept = db.prepare('SELECT count(*) FROM embedding_cache').pluck().get() as number;
     return { removed: otherModels + stale, kept };
   })();
+}
+
+/**
+ * Copies the cache entries of `model` from another index file into this one (entries already here
+ * are kept), so a rebuild (a new chunker version, `index --rebuild`) embeds only chunk texts that are
+ * new. A missing or unreadable `from` file, or one without a cache table, copies nothing.
+ * @returns the number of entries copied.
+ */
+export function importCacheRows(db: Database.Database, model: string, from: string): number {
+  if (!existsSync(from)) return 0;
+  db.prepare('ATTACH DATABASE ? AS previous').run(from);
+  try {
+    const hasCache = db.prepare("SELECT 1 FROM previous.sqlite_schema WHERE type = 'table' AND name = 'embedding_cache'").get();
+    if (!hasCache) return 0;
+    return db
+      .prepare('INSERT OR IGNORE INTO main.embedding_cache (model, content_hash, vector, used_at) SELECT model, content_hash, vector, ? FROM previous.embedding_cache WHERE model = ?')
+      .run(Date.now(), model).changes;
+  } finally {
+    db.prepare('DETACH DATABASE previous').run();
+  }
 }

@@ -119,4 +119,24 @@ describe('indexProject', () => {
     expect((await store.getFile('lib/renamed.ts'))?.embeddedFrom).toBeUndefined();
     await store.close();
   });
+
+  it('leaves minified code out and lists it as skipped, removing it if it was indexed before', async () => {
+    const root = repo(1);
+    const chunker = await createChunker();
+    const info = await createFakeEmbedder().info();
+    const file = path.join(root, '.monorag', 'index.sqlite');
+    mkdirSync(path.dirname(file));
+    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
+    const base = { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+    writeFileSync(path.join(root, 'src/bundle.js'), 'export function small() { return 1; }\n');
+    expect(await indexProject(base)).toMatchObject({ files: 2, skipped: [] });
+    // The same file rebuilt as one 30 KB line (not named *.min.js, so no ignore rule catches it).
+    const body = Array.from({ length: 1000 }, (_, i) => `function f${i}(a){return a+${i}}`).join(';');
+    writeFileSync(path.join(root, 'src/bundle.js'), body);
+    const report = await indexProject(base);
+    expect(report).toMatchObject({ files: 1, deleted: 1, skipped: [{ path: 'src/bundle.js', reason: 'minified' }] });
+    expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/m0.ts']);
+    expect(await store.chunksOfFile('src/bundle.js')).toEqual([]);
+    await store.close();
+  });
 });

@@ -179,7 +179,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   }
 
   /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
-  const leaveOut = async (path: string, reason: 'binary' | 'generated'): Promise<void> => {
+  const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified'): Promise<void> => {
     skipped.push({ path, reason });
     if (manifest.has(path)) {
       await store.deleteFile(path);
@@ -209,6 +209,10 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     const { chunks, symbols, language, fallback } = chunker.analyse(file.path, read.text);
+    if (fallback === 'minified') {
+      await leaveOut(file.path, 'minified');
+      continue;
+    }
     progress.filesToIndex++;
     const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: 0 };
     // Files of a code language chunked by windows (minified, parse time-out, no grammar) say why; `monorag status` lists them.

@@ -31,15 +31,21 @@ function flakyEmbedder(failFrom: number): Embedder {
   };
 }
 
+/** A SQLite index for `root` (in `<root>/.monorag`) and the options every run here shares; a fake embedder. */
+async function openTestIndex(root: string) {
+  const chunker = await createChunker();
+  const info = await createFakeEmbedder().info();
+  const file = path.join(root, '.monorag', 'index.sqlite');
+  mkdirSync(path.dirname(file));
+  const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
+  return { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+}
+
 describe('indexProject', () => {
   it('keeps what was written before a failure and resumes from there', async () => {
     const root = repo(6);
-    const chunker = await createChunker();
-    const info = await createFakeEmbedder().info();
-    const file = path.join(root, '.monorag', 'index.sqlite');
-    mkdirSync(path.dirname(file));
-    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
-    const base = { root, store, chunker, maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'], embedBatchChunks: 2 };
+    const base = { ...(await openTestIndex(root)), embedBatchChunks: 2 };
+    const { store } = base;
 
     await expect(indexProject({ ...base, embedder: flakyEmbedder(3) })).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
     const partial = await store.listFiles();
@@ -53,12 +59,8 @@ describe('indexProject', () => {
 
   it('prunes cache entries unused past the retention after full runs only; a kept entry spares the re-embedding', async () => {
     const root = repo(3);
-    const chunker = await createChunker();
-    const info = await createFakeEmbedder().info();
-    const file = path.join(root, '.monorag', 'index.sqlite');
-    mkdirSync(path.dirname(file));
-    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
-    const base = { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+    const base = await openTestIndex(root);
+    const { store } = base;
     const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
     const original = `/** Module 0. */\nexport function handler0(x: number): number {\n  return x + 0;\n}\n`;
     const edited = original.replace('x + 0', 'x * 2');
@@ -87,12 +89,8 @@ describe('indexProject', () => {
 
   it('a moved directory keeps its vectors (no model call), records where they were embedded, and a second move keeps them too', async () => {
     const root = repo(3);
-    const chunker = await createChunker();
-    const info = await createFakeEmbedder().info();
-    const file = path.join(root, '.monorag', 'index.sqlite');
-    mkdirSync(path.dirname(file));
-    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
-    const base = { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+    const base = await openTestIndex(root);
+    const { store } = base;
     await indexProject(base);
     const before = await store.vectorsOfFile('src/m1.ts');
     const chunksBefore = await store.chunksOfFile('src/m1.ts');
@@ -122,12 +120,8 @@ describe('indexProject', () => {
 
   it('leaves minified code out and lists it as skipped, removing it if it was indexed before', async () => {
     const root = repo(1);
-    const chunker = await createChunker();
-    const info = await createFakeEmbedder().info();
-    const file = path.join(root, '.monorag', 'index.sqlite');
-    mkdirSync(path.dirname(file));
-    const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
-    const base = { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+    const base = await openTestIndex(root);
+    const { store } = base;
     writeFileSync(path.join(root, 'src/bundle.js'), 'export function small() { return 1; }\n');
     expect(await indexProject(base)).toMatchObject({ files: 2, skipped: [] });
     // The same file rebuilt as one 30 KB line (not named *.min.js, so no ignore rule catches it).

@@ -85,7 +85,8 @@ describe('startManagedEmbedder with the real model', () => {
     const error = await createHttpEmbedder({ url: servers[0]!.url })
       .embed(['x'.repeat(20_001)])
       .catch((e: unknown) => e);
-    expect(isMonoragError(error, ErrorCode.INVALID_ARGUMENT)).toBe(true);
+    // A 4xx is EMBEDDER_REJECTED (exit 1): the text came from a file, not from an argument of the user's.
+    expect(isMonoragError(error, ErrorCode.EMBEDDER_REJECTED)).toBe(true);
     expect((error as Error).message).toContain('over the limit of 20000 characters');
   });
 

@@ -27,7 +27,7 @@ export function createProgram(): Command {
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored (default <path>/.monorag; env MONORAG_DATA_DIR)')
     .option('--max-file-bytes <n>', 'skip files larger than this many bytes (default 1048576)', parsePositiveInt)
-    .option('--rebuild', 'delete the existing index and build it anew')
+    .option('--rebuild', 'build a new index beside the existing one (reusing its embedding cache) and swap it in when done; the whole tree only')
     .option('--json', 'print the run report as JSON on stdout')
     .option('-q, --quiet', 'no progress output')
     .option('--paths <paths...>', 'only these repo-relative files or directories (new, changed or deleted)')

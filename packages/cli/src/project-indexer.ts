@@ -1,4 +1,4 @@
-import { renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import {
   acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
@@ -7,6 +7,7 @@ import { ErrorCode, MonoragError } from '@monorag/shared';
 import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+import { createSwitchableStore } from './switchable-store.js';
 
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {
@@ -57,13 +58,35 @@ export async function openProjectIndexer(
   const chunker = await createIndexChunker(embedder, info, context.logger);
   const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
   const rebuildFile = `${context.storeFile}.rebuild`;
+  const acquire = async () => {
+    const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs, onWait: (pid) => onLockWait?.(pid, lockWaitMs) });
+    if (!lock) {
+      throw new MonoragError(
+        ErrorCode.STORE_FAILED,
+        `Another monorag process has been indexing ${context.root} for over ${Math.round(lockWaitMs / 1000)} s (lock ${context.dataDir}/index.lock). Wait for it or stop it.`,
+      );
+    }
+    return lock;
+  };
+  // A rebuild holds the lock from here until its first run has swapped the new file in, so two
+  // rebuilds (or a rebuild and a run) never share or delete each other's `.rebuild` file.
+  let rebuildLock = rebuild ? await acquire() : undefined;
   if (rebuild) deleteStoreFiles(rebuildFile);
-  let store = await openSqliteStore({ file: rebuild ? rebuildFile : context.storeFile, identity, logger: context.logger });
-  // A rebuild (often for a new chunker version) embeds only chunk texts the old index never saw.
-  if (rebuild) {
-    const copied = await store.importEmbeddingCache(context.storeFile);
-    context.logger.info({ copied, from: context.storeFile }, 'embedding cache carried over to the rebuild');
+  let store: SqliteStore;
+  try {
+    store = await openSqliteStore({ file: rebuild ? rebuildFile : context.storeFile, identity, logger: context.logger });
+    // A rebuild (often for a new chunker version) embeds only chunk texts the old index never saw.
+    if (rebuild) {
+      const copied = await store.importEmbeddingCache(context.storeFile);
+      context.logger.info({ copied, from: context.storeFile }, 'embedding cache carried over to the rebuild');
+    }
+  } catch (error) {
+    rebuildLock?.release();
+    throw error;
   }
+  const handle = createSwitchableStore(store);
+  /** Inode of the index file this process has open (undefined while a rebuild is pending). */
+  let openedInode = rebuild ? undefined : inodeOf(context.storeFile);
   let swapPending = rebuild;
   /** Replaces the index file with the finished rebuild (under the index lock). */
   const swapIn = async (): Promise<void> => {
@@ -72,24 +95,31 @@ export async function openProjectIndexer(
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${context.storeFile}${suffix}`, { force: true });
     renameSync(rebuildFile, context.storeFile);
     store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+    handle.switchTo(store);
+    openedInode = inodeOf(context.storeFile);
     swapPending = false;
   };
   const filter = createIgnoreFilter({ root: context.root, extraIgnores });
 
   return {
     get store() {
-      return store;
+      return handle.store;
     },
     filter,
     async run(paths, onProgress) {
-      const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs, onWait: (pid) => onLockWait?.(pid, lockWaitMs) });
-      if (!lock) {
-        throw new MonoragError(
-          ErrorCode.STORE_FAILED,
-          `Another monorag process has been indexing ${context.root} for over ${Math.round(lockWaitMs / 1000)} s (lock ${context.dataDir}/index.lock). Wait for it or stop it.`,
-        );
-      }
+      const lock = rebuildLock ?? (await acquire());
+      rebuildLock = undefined;
       try {
+        // Under the lock no rebuild is running: a `.rebuild` file here is what a killed one left.
+        if (!swapPending && existsSync(rebuildFile)) deleteStoreFiles(rebuildFile);
+        // Another process swapped a rebuilt index in: follow it, or this run would write into the orphaned file.
+        if (!swapPending && openedInode !== undefined && inodeOf(context.storeFile) !== openedInode) {
+          await store.close();
+          store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+          handle.switchTo(store);
+          openedInode = inodeOf(context.storeFile);
+          context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it');
+        }
         const queued = readPathQueue(context.dataDir);
         const all = paths === undefined || queued.full ? undefined : [...paths, ...queued.paths];
         if (all === undefined || all.some(isIgnoreRulesFile)) filter.reset();
@@ -109,6 +139,13 @@ export async function openProjectIndexer(
       await store.close();
       // A rebuild that never finished a run leaves the old index in place.
       if (swapPending) deleteStoreFiles(rebuildFile);
+      rebuildLock?.release();
+      rebuildLock = undefined;
     },
   };
+}
+
+/** The inode of `file`, or undefined when it does not exist. */
+function inodeOf(file: string): number | undefined {
+  return existsSync(file) ? statSync(file).ino : undefined;
 }

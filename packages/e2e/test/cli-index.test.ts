@@ -67,6 +67,23 @@ describe('monorag index is incremental', () => {
     expect((await lexical(repo, 'slugify'))[0]).toMatchObject({ path: 'src/slug.ts' });
   });
 
+  it('two concurrent rebuilds take turns; --rebuild with --paths is refused; a killed rebuild\'s file is cleaned up', async () => {
+    const repo = makeFixtureRepo();
+    const first = await index(repo);
+    const runs = await Promise.all([runCli(['index', repo, '--json', '--rebuild'], env), runCli(['index', repo, '--json', '--rebuild'], env)]);
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ files: 5, added: 5, totalChunks: first.totalChunks, chunksEmbedded: 0 });
+    }
+    const refused = await runCli(['index', repo, '--rebuild', '--paths', 'src'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--rebuild builds the whole tree and cannot be combined with --paths');
+    // What a rebuild killed mid-run leaves behind goes with the next run.
+    writeFileSync(path.join(repo, '.monorag', 'index.sqlite.rebuild'), 'partial');
+    expect(await index(repo)).toMatchObject({ files: 5, unchanged: 5 });
+    expect(existsSync(path.join(repo, '.monorag', 'index.sqlite.rebuild'))).toBe(false);
+  });
+
   it('moves a renamed file without embedding it again: the new path is indexed, the old path is gone', async () => {
     const repo = makeFixtureRepo();
     const before = await index(repo);

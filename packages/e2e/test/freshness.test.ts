@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliCommand, REPO_ROOT } from './cli.js';
+import { cliCommand, REPO_ROOT, runCli } from './cli.js';
 import { startTestEmbeddingServer, type TestEmbeddingServer } from './embedding-server.js';
 import { git, makeGitRepo, tokenFile, writeFiles } from './git-repo.js';
 
@@ -147,5 +147,16 @@ describe('serve --watch keeps the index equal to the tree', () => {
     await expectIndexMatchesTree(client, repo, ['tokEdited0']);
     const { index } = (await call(client, 'index_status')) as { index: Freshness };
     expect(index.indexedCommit).toBe(git(repo, 'rev-parse', 'HEAD').trim());
+  }, STEP_MS);
+
+  it('a rebuild by the CLI while serve runs: serve follows the new index file, so later updates reach it', async () => {
+    const rebuilt = await runCli(['index', repo, '--rebuild', '--json'], { EMBEDDING_URL: embedder.url });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    writeFiles(repo, { 'src/afterRebuild.ts': tokenFile('tokAfterRebuild') });
+    await expectIndexMatchesTree(client, repo);
+    // The CLI reads the index file on disk: the server's update must be in it, not in the replaced file.
+    const cli = await runCli(['search', 'tokAfterRebuild', '--lexical', '--json', '--project', repo], { EMBEDDING_URL: embedder.url });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect((JSON.parse(cli.stdout) as { results: Hit[] }).results.map((r) => r.path)).toContain('src/afterRebuild.ts');
   }, STEP_MS);
 });

@@ -1,5 +1,5 @@
 import type { Chunk, CodeSymbol, FileRecord, Logger } from '@monorag/shared';
-import type { Chunker } from '@monorag/chunker';
+import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
@@ -96,8 +96,6 @@ interface PendingFile {
   /** Definitions and references, written in the same transaction as the chunks. */
   symbols: CodeSymbol[];
   isNew: boolean;
-  /** Vectors kept from the file's earlier path (a move); undefined: embed the chunks. */
-  vectors?: Float32Array[];
 }
 
 /**
@@ -137,18 +135,15 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
 
   const flush = async (): Promise<void> => {
     if (pending.length === 0) return;
-    const all = pending.flatMap((p) => (p.vectors ? [] : p.chunks));
+    const all = pending.flatMap((p) => p.chunks);
     const { vectors, counts } = await embedChunks(all, store, embedder);
     report.chunksEmbedded += counts.embedded;
     report.chunksFromCache += counts.cached;
     progress.chunksEmbedded += counts.embedded;
     let offset = 0;
     for (const file of pending) {
-      let fileVectors = file.vectors;
-      if (!fileVectors) {
-        fileVectors = vectors.slice(offset, offset + file.chunks.length);
-        offset += file.chunks.length;
-      }
+      const fileVectors = vectors.slice(offset, offset + file.chunks.length);
+      offset += file.chunks.length;
       file.record.indexedAt = Date.now();
       await store.writeFile(file.record, file.chunks, fileVectors, file.symbols);
       if (file.isNew) report.added++;
@@ -209,7 +204,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     const { chunks, symbols, language, fallback } = chunker.analyse(file.path, read.text);
-    if (fallback === 'minified') {
+    // A bundle (mostly long lines) is left out; hand-written code with one long line (an inline SVG,
+    // a base64 constant) keeps its windows.
+    if (fallback === 'minified' && read.text.length / lineCount(read.text) > MAX_AVERAGE_LINE_CHARS) {
       await leaveOut(file.path, 'minified');
       continue;
     }
@@ -219,12 +216,21 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     if (fallback !== null) record.fallback = fallback;
     const kept = previous === undefined ? movedVectors(departed.get(read.contentHash), chunks) : undefined;
     if (kept) {
+      // Written at once (its old path is already gone): a crash or a long run of edits must not
+      // leave a moved file at neither path until the next embedding batch.
       record.embeddedFrom = kept.from;
-      report.moved++;
+      record.indexedAt = Date.now();
+      await store.writeFile(record, chunks, kept.vectors, symbols);
       departed.delete(read.contentHash);
+      report.moved++;
+      report.added++;
+      report.chunksWritten += chunks.length;
+      progress.filesIndexed++;
+      progress.chunksWritten += chunks.length;
+      continue;
     }
-    pending.push({ record, chunks, symbols, isNew: previous === undefined, vectors: kept?.vectors });
-    if (!kept) pendingChunks += chunks.length;
+    pending.push({ record, chunks, symbols, isNew: previous === undefined });
+    pendingChunks += chunks.length;
     if (pendingChunks >= batchChunks) await flush();
     else if (progress.filesScanned % 50 === 0) onProgress?.({ ...progress, phase: 'index' });
   }
@@ -264,6 +270,13 @@ function movedVectors(departed: DepartedFile | undefined, chunks: Chunk[]): { ve
   const vectors = ids.map((id) => departed.vectors.get(id));
   if (vectors.some((v) => v === undefined)) return undefined;
   return { vectors: vectors as Float32Array[], from: departed.record.embeddedFrom ?? departed.record.path };
+}
+
+/** Lines of `text` (a final newline does not start another). */
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
 }
 
 /** The scope of a run: undefined for a full run (no paths, the root, or a changed ignore-rules file). */

@@ -17,8 +17,8 @@ export interface WalkedFile {
 /** Why a file was left out. */
 /**
  * Why a file is left out: over the size limit, binary, unreadable, a symlink leading out of the
- * project, marked generated, or minified (a code line over 2,000 characters or an average over 500,
- * found by the chunker: its windows would be unreadable and embed only each line's start).
+ * project, marked generated, or minified (code whose lines average over 500 characters, a bundle:
+ * its windows would be unreadable and embed only each line's start).
  */
 export type SkipReason = 'too-large' | 'binary' | 'unreadable' | 'symlink-outside' | 'generated' | 'minified';
 

@@ -40,6 +40,13 @@ function queueRunLine(hook: string, enqueued: { paths: string[]; full: boolean }
  * enqueued, ms) instead of the summary, unless `--verbose` or log level info/debug/trace asks for more.
  */
 export async function runIndexCommand(project: string | undefined, options: IndexCommandOptions): Promise<IndexReport | null> {
+  if (options.rebuild && ((options.paths?.length ?? 0) > 0 || options.fromQueue)) {
+    // The rebuilt file replaces the whole index: built from some paths only, it would drop every other file.
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `--rebuild builds the whole tree and cannot be combined with ${options.fromQueue ? '--from-queue' : '--paths'}; run \`monorag index --rebuild\` alone.`,
+    );
+  }
   const context = createProjectContext({
     project,
     argName: '<path>',

@@ -39,6 +39,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(MonoragError);
   });
 
+  it('rejects a file that is not an object, a section that is not an object, and a default limit over the maximum', () => {
+    const root = tempRoot();
+    const file = path.join(root, 'monorag.json');
+    for (const [text, what] of [['null', 'null'], ['"x"', 'a string'], ['[]', 'an array'], ['5', 'a number']] as const) {
+      writeFileSync(file, text);
+      expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(`${file} must hold a JSON object such as {"index": {"maxFileBytes": 2097152}}; it holds ${what}.`);
+    }
+    for (const section of ['5', 'null', '"big"']) {
+      writeFileSync(file, `{"index": ${section}}`);
+      expect(() => loadConfig({ projectRoot: root, env: { MONORAG_MAX_FILE_BYTES: '20' } })).toThrowError(/Invalid configuration value for "index"/);
+    }
+    writeFileSync(file, JSON.stringify({ search: { defaultLimit: 100 } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
+      /Invalid configuration value for "search.defaultLimit": search.defaultLimit must not exceed search.maxLimit/,
+    );
+    writeFileSync(file, JSON.stringify({ search: { defaultLimit: 100, maxLimit: 100 } }));
+    expect(loadConfig({ projectRoot: root, env: {} }).search.defaultLimit).toBe(100);
+  });
+
   it('rejects an unknown key in monorag.json, naming the file and the key and suggesting the nearest valid one', () => {
     const root = tempRoot();
     const file = path.join(root, 'monorag.json');

@@ -96,6 +96,10 @@ export const configSchema = z.strictObject({
       /** Snippet size in characters. */
       snippetChars: positiveInt.default(600),
     })
+    .refine((search) => search.defaultLimit <= search.maxLimit, {
+      message: 'search.defaultLimit must not exceed search.maxLimit',
+      path: ['defaultLimit'],
+    })
     .default({ defaultLimit: 10, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 600 }),
 });
 
@@ -153,6 +157,9 @@ export function mergeConfig(...sources: unknown[]): Record<string, unknown> {
     for (const [key, value] of Object.entries(source)) {
       if (value === undefined) continue;
       const prev = out[key];
+      // A section given as something else than an object (`"index": 5` in the file) stays, so the
+      // schema reports it; keys from the environment or the flags must not hide it.
+      if (prev !== undefined && !isPlainObject(prev) && isPlainObject(value)) continue;
       out[key] = isPlainObject(prev) && isPlainObject(value) ? mergeConfig(prev, value) : value;
     }
   }
@@ -161,8 +168,9 @@ export function mergeConfig(...sources: unknown[]): Record<string, unknown> {
 
 function readConfigFile(file: string): unknown {
   if (!existsSync(file)) return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new MonoragError(
       ErrorCode.CONFIG_INVALID,
@@ -170,6 +178,13 @@ function readConfigFile(file: string): unknown {
       { cause: error },
     );
   }
+  if (!isPlainObject(parsed)) {
+    throw new MonoragError(
+      ErrorCode.CONFIG_INVALID,
+      `${file} must hold a JSON object such as {"index": {"maxFileBytes": 2097152}}; it holds ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}. Fix or remove it.`,
+    );
+  }
+  return parsed;
 }
 
 /**

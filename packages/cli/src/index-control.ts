@@ -23,8 +23,8 @@ export interface IndexControlOptions {
 }
 
 function summary(report: IndexReport): IndexRunSummary {
-  const { mode, files, added, changed, deleted, unchanged, chunksEmbedded, durationMs } = report;
-  return { mode, files, added, changed, deleted, unchanged, chunksEmbedded, durationMs };
+  const { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs } = report;
+  return { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs };
 }
 
 /** Creates the {@link ServeIndexControl} of a served project. */

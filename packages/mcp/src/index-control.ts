@@ -9,6 +9,10 @@ export interface IndexRunSummary {
   deleted: number;
   unchanged: number;
   chunksEmbedded: number;
+  /** Added files that were moves and kept their vectors (no model call). */
+  moved: number;
+  /** Embedding-cache entries pruned after the run. */
+  cachePruned: number;
   durationMs: number;
 }
 

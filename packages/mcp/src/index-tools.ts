@@ -13,11 +13,13 @@ const runSchema = z.object({
   deleted: z.number().int(),
   unchanged: z.number().int(),
   chunksEmbedded: z.number().int(),
+  moved: z.number().int(),
+  cachePruned: z.number().int(),
   durationMs: z.number(),
 });
 
 function describeRun(run: IndexRunSummary): string {
-  return `${run.mode} run: ${run.added} added, ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.`;
+  return `${run.mode} run: ${run.added} added (${run.moved} moved), ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.`;
 }
 
 /** Registers `index_status` (read-only) and `sync_index` (starts an update, optionally waits for it). */

@@ -4,7 +4,8 @@ import type { ProjectContext } from './project-context.js';
 
 /**
  * The embedder for a project: the server at `embedding.url` (EMBEDDING_URL) when configured,
- * otherwise the managed local server, started on first use and reused across commands. If the
+ * otherwise the managed local server (state in `embedding.stateDir`, shared by every project), started
+ * on first use and reused across commands and projects. If the
  * managed server died (e.g. it stopped after its idle period), it is started again once.
  */
 export function createProjectEmbedder(context: ProjectContext): Embedder {
@@ -16,7 +17,7 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
   const connect = (): Promise<Embedder> => {
     if (current) return current;
     const started = startManagedEmbedder({
-      dataDir,
+      dataDir: config.embedding.stateDir ?? dataDir,
       python: config.embedding.python,
       idleSeconds: config.embedding.idleSeconds,
       startupSeconds: config.embedding.startupSeconds,

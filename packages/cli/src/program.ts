@@ -123,9 +123,9 @@ export function createProgram(): Command {
   const embedder = program.command('embedder').description('Manage the local embedding server.');
   embedder
     .command('stop')
-    .description("Stop the project's managed embedding server.")
-    .option('--project <path>', 'project directory (default: current directory)')
-    .option('--data-dir <dir>', 'where the index is stored')
+    .description('Stop the managed embedding server (the one in embedding.stateDir, shared by the projects that use it).')
+    .option('--project <path>', 'project whose configuration names the server (default: current directory)')
+    .option('--data-dir <dir>', 'the project\'s data directory (where a server without embedding.stateDir records itself)')
     .action(async (opts) => {
       await runEmbedderStopCommand(opts);
     });

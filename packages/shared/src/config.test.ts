@@ -39,6 +39,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(MonoragError);
   });
 
+  it('puts the managed embedder\'s state in the user\'s cache directory unless told otherwise', () => {
+    const root = tempRoot();
+    expect(loadConfig({ projectRoot: root, env: { HOME: '/home/ann' } }).embedding.stateDir).toBe('/home/ann/.cache/monorag/embedder');
+    expect(loadConfig({ projectRoot: root, env: { HOME: '/home/ann', XDG_CACHE_HOME: '/var/cache/ann' } }).embedding.stateDir).toBe('/var/cache/ann/monorag/embedder');
+    expect(loadConfig({ projectRoot: root, env: {} }).embedding.stateDir).toBeUndefined();
+    writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ embedding: { stateDir: '/srv/embedder' } }));
+    expect(loadConfig({ projectRoot: root, env: { HOME: '/home/ann' } }).embedding.stateDir).toBe('/srv/embedder');
+    expect(loadConfig({ projectRoot: root, env: { HOME: '/home/ann', MONORAG_EMBEDDER_DIR: '/tmp/e' } }).embedding.stateDir).toBe('/tmp/e');
+  });
+
   it('rejects a file that is not an object, a section that is not an object, and a default limit over the maximum', () => {
     const root = tempRoot();
     const file = path.join(root, 'monorag.json');
@@ -63,7 +73,7 @@ describe('loadConfig', () => {
     const file = path.join(root, 'monorag.json');
     writeFileSync(file, JSON.stringify({ embedding: { ur: 'http://127.0.0.1:9/' } }));
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
-      `${file}: unknown key "embedding.ur" (did you mean "embedding.url"?). Remove or rename it; the keys allowed in "embedding" are: url, python, idleSeconds, batchSize, timeoutMs, startupSeconds.`,
+      `${file}: unknown key "embedding.ur" (did you mean "embedding.url"?). Remove or rename it; the keys allowed in "embedding" are: url, python, stateDir, idleSeconds, batchSize, timeoutMs, startupSeconds.`,
     );
     writeFileSync(file, JSON.stringify({ datadir: 'x' }));
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(`${file}: unknown key "datadir" (did you mean "dataDir"?).`);

@@ -107,6 +107,15 @@ describe('indexProject', () => {
     const vectorsAfter = await store.vectorsOfFile('lib/m1.ts');
     expect(after.map((c) => vectorsAfter.get(c.id))).toEqual(chunksBefore.map((c) => before.get(c.id)));
 
+    // Two identical files moved together both keep their vectors.
+    writeFileSync(path.join(root, 'lib/copy-a.ts'), 'export const same = 1;\n');
+    writeFileSync(path.join(root, 'lib/copy-b.ts'), 'export const same = 1;\n');
+    await indexProject(base);
+    mkdirSync(path.join(root, 'dups'));
+    renameSync(path.join(root, 'lib/copy-a.ts'), path.join(root, 'dups/copy-a.ts'));
+    renameSync(path.join(root, 'lib/copy-b.ts'), path.join(root, 'dups/copy-b.ts'));
+    expect(await indexProject(base)).toMatchObject({ moved: 2, chunksEmbedded: 0, deleted: 2, added: 2 });
+
     // Moved again: still no model call, and the vectors still name the path they were embedded under.
     renameSync(path.join(root, 'lib/m1.ts'), path.join(root, 'lib/renamed.ts'));
     expect(await indexProject(base)).toMatchObject({ moved: 1, chunksEmbedded: 0 });

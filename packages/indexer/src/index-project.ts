@@ -161,12 +161,16 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   // new file of the same size appeared, its chunks and vectors are remembered by content hash, so a
   // file of the same content added in this run (a move) keeps them.
   const walked = new Set(walk.files.map((f) => f.path));
-  const newSizes = new Set(walk.files.filter((f) => !manifest.has(f.path)).map((f) => f.size));
-  const departed = new Map<string, DepartedFile>();
+  // New files by size: at most that many departed files of a size are kept in memory.
+  const newSizes = new Map<number, number>();
+  for (const f of walk.files) if (!manifest.has(f.path)) newSizes.set(f.size, (newSizes.get(f.size) ?? 0) + 1);
+  const departed = new Map<string, DepartedFile[]>();
   for (const [path, record] of manifest) {
     if (!walked.has(path) && (!scope || inScope(scope, path))) {
-      if (newSizes.has(record.size) && !departed.has(record.contentHash)) {
-        departed.set(record.contentHash, { record, chunks: await store.chunksOfFile(path), vectors: await store.vectorsOfFile(path) });
+      const same = departed.get(record.contentHash) ?? [];
+      if (same.length < (newSizes.get(record.size) ?? 0)) {
+        same.push({ record, chunks: await store.chunksOfFile(path), vectors: await store.vectorsOfFile(path) });
+        departed.set(record.contentHash, same);
       }
       await store.deleteFile(path);
       report.deleted++;
@@ -214,14 +218,16 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: 0 };
     // Files of a code language chunked by windows (minified, parse time-out, no grammar) say why; `monorag status` lists them.
     if (fallback !== null) record.fallback = fallback;
-    const kept = previous === undefined ? movedVectors(departed.get(read.contentHash), chunks) : undefined;
+    // Identical files moved together each take one departed copy.
+    const candidates = previous === undefined ? departed.get(read.contentHash) : undefined;
+    const kept = candidates && candidates.length > 0 ? movedVectors(candidates[0], chunks) : undefined;
     if (kept) {
       // Written at once (its old path is already gone): a crash or a long run of edits must not
       // leave a moved file at neither path until the next embedding batch.
       record.embeddedFrom = kept.from;
       record.indexedAt = Date.now();
       await store.writeFile(record, chunks, kept.vectors, symbols);
-      departed.delete(read.contentHash);
+      candidates!.shift();
       report.moved++;
       report.added++;
       report.chunksWritten += chunks.length;

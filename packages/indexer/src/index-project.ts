@@ -133,6 +133,17 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   let pending: PendingFile[] = [];
   let pendingChunks = 0;
 
+  /** Writes one file's chunks, vectors, symbols and manifest entry (one store transaction) and counts it. */
+  const write = async (file: PendingFile, vectors: Float32Array[]): Promise<void> => {
+    file.record.indexedAt = Date.now();
+    await store.writeFile(file.record, file.chunks, vectors, file.symbols);
+    if (file.isNew) report.added++;
+    else report.changed++;
+    report.chunksWritten += file.chunks.length;
+    progress.filesIndexed++;
+    progress.chunksWritten += file.chunks.length;
+  };
+
   const flush = async (): Promise<void> => {
     if (pending.length === 0) return;
     const all = pending.flatMap((p) => p.chunks);
@@ -142,15 +153,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     progress.chunksEmbedded += counts.embedded;
     let offset = 0;
     for (const file of pending) {
-      const fileVectors = vectors.slice(offset, offset + file.chunks.length);
+      await write(file, vectors.slice(offset, offset + file.chunks.length));
       offset += file.chunks.length;
-      file.record.indexedAt = Date.now();
-      await store.writeFile(file.record, file.chunks, fileVectors, file.symbols);
-      if (file.isNew) report.added++;
-      else report.changed++;
-      report.chunksWritten += file.chunks.length;
-      progress.filesIndexed++;
-      progress.chunksWritten += file.chunks.length;
     }
     pending = [];
     pendingChunks = 0;
@@ -225,14 +229,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       // Written at once (its old path is already gone): a crash or a long run of edits must not
       // leave a moved file at neither path until the next embedding batch.
       record.embeddedFrom = kept.from;
-      record.indexedAt = Date.now();
-      await store.writeFile(record, chunks, kept.vectors, symbols);
+      await write({ record, chunks, symbols, isNew: true }, kept.vectors);
       candidates!.shift();
       report.moved++;
-      report.added++;
-      report.chunksWritten += chunks.length;
-      progress.filesIndexed++;
-      progress.chunksWritten += chunks.length;
       continue;
     }
     pending.push({ record, chunks, symbols, isNew: previous === undefined });

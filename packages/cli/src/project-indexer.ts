@@ -88,15 +88,20 @@ export async function openProjectIndexer(
   /** Inode of the index file this process has open (undefined while a rebuild is pending). */
   let openedInode = rebuild ? undefined : inodeOf(context.storeFile);
   let swapPending = rebuild;
+  /** Closes the open store and opens the index file anew, pointing the shared handle at it. */
+  const reopen = async (): Promise<void> => {
+    await store.close();
+    store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+    handle.switchTo(store);
+    openedInode = inodeOf(context.storeFile);
+  };
   /** Replaces the index file with the finished rebuild (under the index lock). */
   const swapIn = async (): Promise<void> => {
     await store.close();
     // The old file's WAL must not be replayed onto the new one: remove it, then replace the file atomically.
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${context.storeFile}${suffix}`, { force: true });
     renameSync(rebuildFile, context.storeFile);
-    store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
-    handle.switchTo(store);
-    openedInode = inodeOf(context.storeFile);
+    await reopen();
     swapPending = false;
   };
   const filter = createIgnoreFilter({ root: context.root, extraIgnores });
@@ -114,10 +119,7 @@ export async function openProjectIndexer(
         if (!swapPending && existsSync(rebuildFile)) deleteStoreFiles(rebuildFile);
         // Another process swapped a rebuilt index in: follow it, or this run would write into the orphaned file.
         if (!swapPending && openedInode !== undefined && inodeOf(context.storeFile) !== openedInode) {
-          await store.close();
-          store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
-          handle.switchTo(store);
-          openedInode = inodeOf(context.storeFile);
+          await reopen();
           context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it');
         }
         const queued = readPathQueue(context.dataDir);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, isMonoragError } from '@monorag/shared';
 import { dot, embedderContract } from './embedder-contract.js';
-import { readEmbedderState } from './embedder-state.js';
+import { readEmbedderState, writeEmbedderState } from './embedder-state.js';
 import { createHttpEmbedder } from './http-embedder.js';
 import { defaultPython, defaultServerDir, startManagedEmbedder, type ManagedEmbedder } from './managed-embedder.js';
 import { isProcessAlive } from './process-alive.js';
@@ -30,6 +31,17 @@ function fakeServerDir(script: string): string {
   );
   return dir;
 }
+
+/** A stand-in server that answers `GET /health` with `{"status": "ok"}` on its `--port`. */
+const HEALTHY_SERVER = [
+  'import http.server',
+  'port = int(sys.argv[sys.argv.index("--port") + 1])',
+  'class H(http.server.BaseHTTPRequestHandler):',
+  '    def do_GET(self):',
+  '        self.send_response(200); self.send_header("Content-Type", "application/json"); self.end_headers(); self.wfile.write(b\'{"status": "ok"}\')',
+  '    def log_message(self, *args): pass',
+  'http.server.HTTPServer(("127.0.0.1", port), H).serve_forever()',
+].join('\n');
 
 function tempDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'monorag-data-'));
@@ -144,6 +156,34 @@ describe('startManagedEmbedder failures', () => {
     expect(message).toContain(path.join(dataDir, 'embedder.log'));
     const pid = Number(readFileSync(path.join(serverDir, 'src', 'pid'), 'utf8'));
     expect(await waitGone(pid)).toBe(true);
+  });
+
+  it('records a server while it starts (an interrupted starter leaves it findable) and forgets it when the start fails', async () => {
+    const dataDir = tempDataDir();
+    const serverDir = fakeServerDir('time.sleep(60)');
+    const starting = startManagedEmbedder({ dataDir, serverDir, python, idleSeconds: 1, startupSeconds: 3 }).catch((e: unknown) => e);
+    const pidFile = path.join(serverDir, 'src', 'pid');
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') await sleep(50);
+    expect((await readEmbedderState(dataDir))?.pid).toBe(Number(readFileSync(pidFile, 'utf8')));
+    expect(isMonoragError(await starting, ErrorCode.EMBEDDER_UNAVAILABLE)).toBe(true);
+    expect(await readEmbedderState(dataDir)).toBeUndefined();
+  });
+
+  it('stops a recorded server that does not answer before it starts another', async () => {
+    const dataDir = tempDataDir();
+    const hungDir = fakeServerDir('time.sleep(60)');
+    const hung = spawn(python, ['-m', 'monorag_embedding_server'], { cwd: path.join(hungDir, 'src'), stdio: 'ignore' });
+    await writeEmbedderState(dataDir, { pid: hung.pid!, port: 9, url: 'http://127.0.0.1:9', startedAt: Date.now(), idleSeconds: 60 });
+    const healthy = fakeServerDir(HEALTHY_SERVER);
+    const server = await startManagedEmbedder({ dataDir, serverDir: healthy, python, idleSeconds: 60, startupSeconds: 20 });
+    try {
+      expect(server.reused).toBe(false);
+      expect(server.pid).not.toBe(hung.pid);
+      expect(await waitGone(hung.pid!)).toBe(true);
+      expect((await readEmbedderState(dataDir))?.pid).toBe(server.pid);
+    } finally {
+      await stopManagedEmbedder({ dataDir });
+    }
   });
 
   it('rejects bad options naming the option', async () => {

@@ -6,9 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode, MonoragError, type Logger } from '@monorag/shared';
 import { checkHealth } from './check-health.js';
-import { readEmbedderState, writeEmbedderState } from './embedder-state.js';
+import { readEmbedderState, removeEmbedderState, writeEmbedderState } from './embedder-state.js';
 import { findFreePort } from './free-port.js';
 import { acquireStartLock } from './start-lock.js';
+import { stopManagedEmbedder } from './stop-managed-embedder.js';
 
 /** Log file of the managed server (stdout and stderr, appended), inside the data directory. */
 export const EMBEDDER_LOG_FILE = 'embedder.log';
@@ -101,6 +102,11 @@ async function launch(options: ManagedEmbedderOptions, logger: Logger | undefine
     closeSync(fd);
   }
   child.unref();
+  // Recorded at once, not when ready: if this process is interrupted during the start-up (Ctrl-C),
+  // the next command and `embedder stop` still find the server instead of leaving it unrecorded.
+  const pid = child.pid!;
+  const startedAt = Date.now();
+  if (child.pid !== undefined) await writeEmbedderState(dataDir, { pid, port, url, startedAt, idleSeconds });
   let exit: ExitInfo | undefined;
   child.once('exit', (code, signal) => (exit = { code, signal }));
   child.once('error', (error) => (exit = { error }));
@@ -110,6 +116,7 @@ async function launch(options: ManagedEmbedderOptions, logger: Logger | undefine
   const deadline = started + startupSeconds * 1000;
   for (;;) {
     if (exit) {
+      await removeEmbedderState(dataDir);
       if ('error' in exit) {
         throw new MonoragError(
           ErrorCode.EMBEDDER_UNAVAILABLE,
@@ -127,6 +134,7 @@ async function launch(options: ManagedEmbedderOptions, logger: Logger | undefine
     if (await checkHealth(url, 1000)) break;
     if (Date.now() > deadline) {
       killGroup(child);
+      await removeEmbedderState(dataDir);
       throw new MonoragError(
         ErrorCode.EMBEDDER_UNAVAILABLE,
         `The embedding server did not become ready within ${startupSeconds} s (python ${python}); it was stopped. ` +
@@ -135,17 +143,22 @@ async function launch(options: ManagedEmbedderOptions, logger: Logger | undefine
     }
     await sleep(250);
   }
-  const pid = child.pid!;
-  await writeEmbedderState(dataDir, { pid, port, url, startedAt: Date.now(), idleSeconds });
   logger?.info({ url, pid, ms: Date.now() - started }, 'embedding server ready');
   return { url, pid, reused: false };
 }
 
-async function findRunning(dataDir: string, logger: Logger | undefined): Promise<ManagedEmbedder | undefined> {
+/**
+ * The recorded server when it answers /health. Under the start lock (`stopUnresponsive`), one that
+ * does not answer is stopped (hung, or still loading after its starter was interrupted), so that
+ * replacing it never leaves two running; without the lock another process may be starting it.
+ */
+async function findRunning(dataDir: string, logger: Logger | undefined, stopUnresponsive = false): Promise<ManagedEmbedder | undefined> {
   const state = await readEmbedderState(dataDir);
   if (!state) return undefined;
   if (await checkHealth(state.url)) return { url: state.url, pid: state.pid, reused: true };
-  logger?.debug({ state }, 'recorded embedding server does not answer; starting a new one');
+  if (!stopUnresponsive) return undefined;
+  logger?.info({ pid: state.pid, url: state.url }, 'the recorded embedding server does not answer; stopping it and starting a new one');
+  await stopManagedEmbedder({ dataDir, graceMs: 2000 });
   return undefined;
 }
 
@@ -178,7 +191,7 @@ export async function startManagedEmbedder(options: ManagedEmbedderOptions): Pro
   const limitMs = startupSeconds * 1000 + 30_000;
   const release = await acquireStartLock({ file: path.join(dataDir, EMBEDDER_LOCK_FILE), staleMs: limitMs, waitMs: limitMs, logger });
   try {
-    return (await findRunning(dataDir, logger)) ?? (await launch(options, logger));
+    return (await findRunning(dataDir, logger, true)) ?? (await launch(options, logger));
   } finally {
     await release();
   }

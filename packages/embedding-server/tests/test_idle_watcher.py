@@ -37,3 +37,21 @@ def test_run_calls_on_idle_once():
     calls = []
     asyncio.run(IdleWatcher(0.05, lambda: calls.append(1)).run())
     assert calls == [1]
+
+
+def test_idle_time_counts_from_run_not_from_construction():
+    """A start-up longer than idle_seconds (model loading) must not count as idle time."""
+    clock = Clock()
+    calls = []
+    watcher = IdleWatcher(5, lambda: calls.append(clock.now), clock=clock)
+    clock.now += 60  # the model took a minute to load
+
+    async def main() -> None:
+        task = asyncio.create_task(watcher.run())
+        await asyncio.sleep(0.05)
+        assert calls == []  # ready just now: not idle yet
+        clock.now += 6
+        await asyncio.wait_for(task, 5)
+
+    asyncio.run(main())
+    assert calls == [166.0]

@@ -39,7 +39,14 @@ class IdleWatcher:
         return 0.0 if self._in_flight > 0 else self._clock() - self._last
 
     async def run(self) -> None:
-        """Sleeps until idle for `idle_seconds`, then calls `on_idle` and returns."""
+        """Sleeps until idle for `idle_seconds`, then calls `on_idle` and returns.
+
+        Idle time counts from when `run()` starts (the server is ready), not from construction: a
+        model that takes longer to load than `idle_seconds` must not stop the server before its first
+        request.
+        """
+        if self._in_flight == 0:
+            self._last = self._clock()
         tick = min(self.idle_seconds / 4, 1.0)
         while self.idle_for() < self.idle_seconds:
             await asyncio.sleep(tick)

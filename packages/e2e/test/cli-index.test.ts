@@ -84,6 +84,19 @@ describe('monorag index is incremental', () => {
     expect(existsSync(path.join(repo, '.monorag', 'index.sqlite.rebuild'))).toBe(false);
   });
 
+  it('the text report lists skipped files with the reason, and counts moves', async () => {
+    const repo = makeFixtureRepo();
+    writeFileSync(path.join(repo, 'src/bundle.js'), Array.from({ length: 600 }, (_, i) => `function f${i}(a){return a+${i}}`).join(';'));
+    const first = await runCli(['index', repo], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('  skipped: src/bundle.js (minified)\n');
+    mkdirSync(path.join(repo, 'lib'));
+    writeFileSync(path.join(repo, 'lib/cache.ts'), FIXTURE_FILES['src/lru.ts']!);
+    rmSync(path.join(repo, 'src/lru.ts'));
+    const second = await runCli(['index', repo], env);
+    expect(second.stdout).toContain('(1 added of which 1 moved with their vectors, 0 changed, 1 deleted');
+  });
+
   it('moves a renamed file without embedding it again: the new path is indexed, the old path is gone', async () => {
     const repo = makeFixtureRepo();
     const before = await index(repo);

@@ -23,6 +23,7 @@ if (!HAS_SPEC && process.env.CI) throw new Error(MISSING);
 const validator = HAS_SPEC ? createOpenApiValidator(SPEC) : undefined;
 
 if (!HAS_SPEC) {
+  process.stderr.write(`qdrant-store.test: SKIPPED the fake-Qdrant contract and request-validation tests. ${MISSING}\n`);
   describe('qdrant store request validation', () => {
     it.skip(`skipped: ${MISSING}`, () => {});
   });
@@ -69,7 +70,9 @@ const QDRANT_URL = process.env.QDRANT_URL;
 if (QDRANT_URL) {
   describeChunkStoreContract(`qdrant (real server at ${QDRANT_URL})`, openOn(async () => QDRANT_URL, process.env.QDRANT_API_KEY));
 } else {
-  process.stderr.write('qdrant-store.test: QDRANT_URL is not set, so the ChunkStore contract against a real Qdrant is SKIPPED (it ran against the validated fake only).\n');
+  process.stderr.write(
+    `qdrant-store.test: QDRANT_URL is not set, so the ChunkStore contract against a real Qdrant is SKIPPED (${HAS_SPEC ? 'it ran against the validated fake only' : 'and without the OpenAPI schema the fake did not run either'}).\n`,
+  );
   describe('ChunkStore contract: qdrant (real server)', () => {
     it.skip('SKIPPED: set QDRANT_URL (and QDRANT_API_KEY if needed) to run the contract suite against a real Qdrant', () => {});
   });

@@ -99,7 +99,9 @@ export async function runIndexCommand(project: string | undefined, options: Inde
       const secs = report.durationMs / 1000;
       process.stdout.write(
         `Indexed ${context.root}${report.mode === 'paths' ? ' (given paths only)' : ''}\n` +
-          `  files: ${report.files} in index (${report.added} added, ${report.changed} changed, ${report.deleted} deleted, ${report.unchanged} unchanged, ${report.skipped.length} skipped)\n` +
+          `  files: ${report.files} in index (${report.added} added${report.moved > 0 ? ` of which ${report.moved} moved with their vectors` : ''}, ` +
+          `${report.changed} changed, ${report.deleted} deleted, ${report.unchanged} unchanged, ${report.skipped.length} skipped)\n` +
+          skippedLines(report.skipped) +
           `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache` +
           (report.cachePruned > 0 ? `; ${report.cachePruned} unused cache entries pruned` : '') + '\n' +
           `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)\n` +
@@ -111,4 +113,14 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     progress.stop();
     await indexer.close();
   }
+}
+
+/** Most skipped files listed in the text report; `--json` lists them all. */
+const SKIPPED_SHOWN = 10;
+
+/** The text report's lines naming skipped files and why (`  skipped: dist/app.js (minified)`). */
+function skippedLines(skipped: IndexReport['skipped']): string {
+  const lines = skipped.slice(0, SKIPPED_SHOWN).map((s) => `  skipped: ${s.path} (${s.reason}${s.detail ? `: ${s.detail}` : ''})\n`);
+  if (skipped.length > SKIPPED_SHOWN) lines.push(`  skipped: ${skipped.length - SKIPPED_SHOWN} more (--json lists them all)\n`);
+  return lines.join('');
 }

@@ -1,9 +1,11 @@
 import type { SearchResponse } from '@monorag/retriever';
 
-/** Human output of `monorag search`: `path:start-end  symbol  score`, then an indented snippet. */
+/**
+ * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented
+ * snippet. Warnings are not part of it: the command writes them to stderr.
+ */
 export function formatResults(response: SearchResponse, snippetLines = 6): string {
   const out: string[] = [];
-  for (const warning of response.warnings) out.push(`warning: ${warning}`);
   if (response.results.length === 0) out.push('No results.');
   for (const hit of response.results) {
     out.push(`${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toFixed(4)}`);

@@ -55,7 +55,18 @@ export function createProjectContext({ project, argName, overrides }: ProjectCon
 
 /** Creates the data directory if needed. */
 export function ensureDataDir(context: ProjectContext): void {
-  mkdirSync(context.dataDir, { recursive: true });
+  try {
+    mkdirSync(context.dataDir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw error;
+    throw new MonoragError(
+      ErrorCode.STORE_FAILED,
+      `Cannot create the index directory ${context.dataDir} (${code}): the project is not writable by this user. ` +
+        'Pass --data-dir (or set MONORAG_DATA_DIR) to keep the index somewhere writable.',
+      { cause: error },
+    );
+  }
 }
 
 /**

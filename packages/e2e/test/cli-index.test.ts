@@ -161,6 +161,21 @@ describe('monorag index and search handle bad input', () => {
     expect(report.skipped).toContainEqual({ path: 'src/slug.ts', reason: 'unreadable', detail: 'EACCES' });
   });
 
+  it('a project the user cannot write to gets a message suggesting --data-dir, not an internal error', async () => {
+    const asRoot = process.getuid?.() === 0;
+    const repo = makeFixtureRepo();
+    chmodSync(repo, 0o555);
+    try {
+      const run = await runCli(['index', repo], env, asRoot ? { uid: 65534, gid: 65534 } : {});
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`Cannot create the index directory ${path.join(repo, '.monorag')} (EACCES)`);
+      expect(run.stderr).toContain('Pass --data-dir');
+      expect(run.stderr).not.toContain('unexpected error');
+    } finally {
+      chmodSync(repo, 0o755);
+    }
+  });
+
   it('refuses an empty query and a 100 KB query, naming the argument', async () => {
     const repo = makeFixtureRepo();
     await index(repo);

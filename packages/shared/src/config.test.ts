@@ -64,6 +64,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
       /Invalid configuration value for "search.defaultLimit": search.defaultLimit must not exceed search.maxLimit/,
     );
+    writeFileSync(file, JSON.stringify({ search: { maxLimit: 100_000 } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(/Invalid configuration value for "search.maxLimit": .*4096/);
+    writeFileSync(file, JSON.stringify({ search: { candidatePool: 5000 } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(/Invalid configuration value for "search.candidatePool": .*4096/);
+    writeFileSync(file, JSON.stringify({ search: { defaultLimit: 'ten' } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(/Invalid configuration value for "search.defaultLimit": expected a whole number/);
     writeFileSync(file, JSON.stringify({ search: { defaultLimit: 100, maxLimit: 100 } }));
     expect(loadConfig({ projectRoot: root, env: {} }).search.defaultLimit).toBe(100);
   });

@@ -7,7 +7,16 @@ import { nearestName } from './nearest-name.js';
 /** Name of the optional per-project configuration file, read from the project root. */
 export const CONFIG_FILE_NAME = 'monorag.json';
 
-const positiveInt = z.coerce.number().int().positive();
+const positiveInt = z.coerce
+  .number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a whole number' : undefined) })
+  .int()
+  .positive();
+/**
+ * Most candidates or results one search may ask a store for: sqlite-vec 0.1.9 answers a KNN query for
+ * at most 4096 neighbours (the store's MAX_DENSE_LIMIT); a larger setting would turn every search into
+ * a BM25-only one.
+ */
+const MAX_SEARCH_DEPTH = 4096;
 
 /**
  * The configuration schema. Every key has a default; a project file (`monorag.json`), the environment
@@ -95,9 +104,9 @@ export const configSchema = z.strictObject({
       /** Results returned when no limit is given. */
       defaultLimit: positiveInt.default(10),
       /** Largest limit a caller may ask for. */
-      maxLimit: positiveInt.default(50),
+      maxLimit: positiveInt.max(MAX_SEARCH_DEPTH).default(50),
       /** Candidates taken from each of dense and BM25 before fusion. */
-      candidatePool: positiveInt.default(50),
+      candidatePool: positiveInt.max(MAX_SEARCH_DEPTH).default(50),
       /** Largest query accepted, in characters. */
       maxQueryChars: positiveInt.default(2000),
       /** Snippet size in characters. */

@@ -36,6 +36,7 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
     });
     // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress).
     const response = { ...searched, index: await index.readFreshness() };
+    if (!options.json) for (const warning of response.warnings) process.stderr.write(`monorag: warning: ${warning}\n`);
     process.stdout.write(options.json ? `${JSON.stringify(response)}\n` : formatResults(response));
     return response;
   } finally {

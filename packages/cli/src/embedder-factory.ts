@@ -1,11 +1,16 @@
 import { createHttpEmbedder, startManagedEmbedder, type Embedder } from '@monorag/embedder-client';
-import { ErrorCode, isMonoragError } from '@monorag/shared';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { ErrorCode, isMonoragError, MonoragError } from '@monorag/shared';
+import { MODEL_CARD_FILE, readModelCard, sameModel, writeModelCard, type ModelCard } from './model-card.js';
 import type { ProjectContext } from './project-context.js';
 
 /**
  * The embedder for a project: the server at `embedding.url` (EMBEDDING_URL) when configured,
  * otherwise the managed local server (state in `embedding.stateDir`, shared by every project), started
- * on first use and reused across commands and projects. If the
+ * on first use and reused across commands and projects. The managed server's `/info` and vocabulary
+ * are remembered in `<stateDir>/model.json` (per interpreter), so `info()` and `vocabulary()` do not
+ * start it; every (re)start is checked against that card. If the
  * managed server died (e.g. it stopped after its idle period), it is started again once.
  */
 export function createProjectEmbedder(context: ProjectContext): Embedder {
@@ -13,18 +18,41 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
   const { url, batchSize, timeoutMs } = config.embedding;
   if (url) return createHttpEmbedder({ url, batchSize, timeoutMs, logger });
 
+  const stateDir = config.embedding.stateDir ?? dataDir;
+  const pythonKey = config.embedding.python ?? 'default';
+  let card = readModelCard(stateDir, pythonKey);
+  /** Checks a (re)started server against the card, and writes the card the first time. */
+  const learn = async (server: Embedder): Promise<void> => {
+    const seen: ModelCard = { python: pythonKey, info: await server.info(), vocabulary: [...((await server.vocabulary?.()) ?? [])] };
+    if (seen.vocabulary!.length === 0) seen.vocabulary = null;
+    const known = card;
+    if (known && sameModel(known, seen)) return;
+    mkdirSync(stateDir, { recursive: true });
+    writeModelCard(stateDir, seen);
+    card = seen;
+    if (known) {
+      throw new MonoragError(
+        ErrorCode.INDEX_IDENTITY_MISMATCH,
+        `The local embedding model changed (${known.info.model}, ${known.info.dim} dims -> ${seen.info.model}, ${seen.info.dim} dims) since ` +
+          `${path.join(stateDir, MODEL_CARD_FILE)} was written; it now records the new one. Run the command again (an index of the old model needs \`monorag index --rebuild\`).`,
+      );
+    }
+  };
+
   let current: Promise<Embedder> | undefined;
   const connect = (): Promise<Embedder> => {
     if (current) return current;
     const started = startManagedEmbedder({
-      dataDir: config.embedding.stateDir ?? dataDir,
+      dataDir: stateDir,
       python: config.embedding.python,
       idleSeconds: config.embedding.idleSeconds,
       startupSeconds: config.embedding.startupSeconds,
       logger,
-    }).then((server: { url: string; reused: boolean }) => {
+    }).then(async (server: { url: string; reused: boolean }) => {
       logger.info({ url: server.url, reused: server.reused }, 'embedding server ready');
-      return createHttpEmbedder({ url: server.url, batchSize, timeoutMs, logger });
+      const http = createHttpEmbedder({ url: server.url, batchSize, timeoutMs, logger });
+      await learn(http);
+      return http;
     });
     started.catch(() => {
       if (current === started) current = undefined;
@@ -43,8 +71,9 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
     }
   };
   return {
-    info: () => withRestart((e) => e.info()),
+    // Known from the card: no server is started for them (an index run with nothing to embed stays cheap).
+    info: () => (card ? Promise.resolve(card.info) : withRestart((e) => e.info())),
     embed: (texts) => withRestart((e) => e.embed(texts)),
-    vocabulary: () => withRestart(async (e) => e.vocabulary?.()),
+    vocabulary: () => (card ? Promise.resolve(card.vocabulary ?? undefined) : withRestart(async (e) => e.vocabulary?.())),
   };
 }

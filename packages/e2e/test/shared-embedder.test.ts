@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,5 +30,18 @@ describe('the managed embedding server', () => {
     const stop = await runCli(['embedder', 'stop', '--project', first], env);
     expect(stop.stdout).toBe('Embedding server stopped.\n');
     expect(existsSync(path.join(stateDir, 'embedder.json'))).toBe(false);
+
+    // The model's info and vocabulary are remembered: an index run with nothing to embed starts no server.
+    expect(JSON.parse(readFileSync(path.join(stateDir, 'model.json'), 'utf8'))).toMatchObject({ info: { dim: 384, maxSeqLength: 256 } });
+    const noop = await runCli(['index', first, '--json'], env);
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(JSON.parse(noop.stdout)).toMatchObject({ unchanged: 5, chunksEmbedded: 0 });
+    expect(existsSync(path.join(stateDir, 'embedder.json'))).toBe(false);
+    // A change to embed starts it again.
+    writeFileSync(path.join(first, 'src', 'added.ts'), 'export function addedLater(): number {\n  return 42;\n}\n');
+    const changed = await runCli(['index', first, '--json'], env);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ added: 1 });
+    expect(existsSync(path.join(stateDir, 'embedder.json'))).toBe(true);
   }, 240_000);
 });

@@ -6,6 +6,7 @@ import { chunkPoint, DENSE_VECTOR, filePoint, filePointId, symbolPoint, metaPoin
 import { aliasName, collectionNames } from './qdrant/collection-names.js';
 import { chunkFilter, docIs, PATH_PREFIXES_FIELD, type QdrantCondition, type QdrantFilter } from './qdrant/qdrant-filter.js';
 import { resolveQdrantCollection } from './qdrant/resolve-collection.js';
+import { scrollPages } from './qdrant/scroll-pages.js';
 import { ensureSparseAnalyzer } from './qdrant/sparse-analyzer.js';
 import { querySparseVector } from './qdrant/sparse-bm25.js';
 import { IDENTITY_KEY_PREFIX } from './sqlite/identity.js';
@@ -154,12 +155,9 @@ function createQdrantStore({ client, where, collection, cache, identity, batchSi
   };
   const scrollAll = async (filter: QdrantFilter): Promise<Record<string, unknown>[]> => {
     const out: Record<string, unknown>[] = [];
-    let offset: string | number | undefined;
-    do {
-      const page = await client.scroll(collection, { filter, limit: SCROLL_PAGE, offset, with_payload: true, with_vector: false });
-      for (const point of page.points) out.push(point.payload ?? {});
-      offset = (page.next_page_offset ?? undefined) as string | number | undefined;
-    } while (offset !== undefined);
+    for await (const page of scrollPages(client, collection, filter, { pageSize: SCROLL_PAGE })) {
+      for (const point of page) out.push(point.payload ?? {});
+    }
     return out;
   };
   const count = async (filter: QdrantFilter): Promise<number> => (await client.count(collection, { filter, exact: true })).count;
@@ -288,17 +286,13 @@ function createQdrantStore({ client, where, collection, cache, identity, batchSi
     vectorsOfFile: (path) =>
       guard(`read the vectors of ${path}`, async () => {
         const out = new Map<string, Float32Array>();
-        let offset: string | number | undefined;
-        do {
-          const page = await client.scroll(collection, {
-            filter: { must: [docIs('chunk'), byPath(path)] }, limit: SCROLL_PAGE, offset, with_payload: true, with_vector: [DENSE_VECTOR],
-          });
-          for (const point of page.points) {
+        const filter = { must: [docIs('chunk'), byPath(path)] };
+        for await (const page of scrollPages(client, collection, filter, { pageSize: SCROLL_PAGE, withVectors: [DENSE_VECTOR] })) {
+          for (const point of page) {
             const vector = (point.vector as Record<string, number[]> | null | undefined)?.[DENSE_VECTOR];
             if (Array.isArray(vector)) out.set(payloadChunk(point.payload).id, Float32Array.from(vector));
           }
-          offset = (page.next_page_offset ?? undefined) as string | number | undefined;
-        } while (offset !== undefined);
+        }
         return out;
       }),
 

@@ -3,6 +3,7 @@ import type { Logger } from '@monorag/shared';
 import { TERM_ANALYZER } from '../code-terms.js';
 import { metaPoint, metaPointId, payloadChunk, SPARSE_VECTOR } from './chunk-payload.js';
 import { docIs } from './qdrant-filter.js';
+import { scrollPages } from './scroll-pages.js';
 import { chunkSparseVector } from './sparse-bm25.js';
 
 /** Metadata key holding the {@link TERM_ANALYZER} the sparse BM25 vectors were computed with. */
@@ -19,18 +20,14 @@ export async function ensureSparseAnalyzer(client: QdrantClient, collection: str
   const [meta] = await client.retrieve(collection, { ids: [metaPointId(SPARSE_ANALYZER_KEY)], with_payload: true, with_vector: false });
   if (meta?.payload?.value === TERM_ANALYZER) return 0;
   let done = 0;
-  let offset: string | number | undefined;
-  do {
-    const page = await client.scroll(collection, { filter: { must: [docIs('chunk')] }, limit: pageSize, offset, with_payload: true, with_vector: false });
-    if (page.points.length > 0) {
-      await client.updateVectors(collection, {
-        wait: true,
-        points: page.points.map((point) => ({ id: point.id, vector: { [SPARSE_VECTOR]: chunkSparseVector(payloadChunk(point.payload)) } })),
-      });
-      done += page.points.length;
-    }
-    offset = (page.next_page_offset ?? undefined) as string | number | undefined;
-  } while (offset !== undefined);
+  for await (const page of scrollPages(client, collection, { must: [docIs('chunk')] }, { pageSize })) {
+    if (page.length === 0) continue;
+    await client.updateVectors(collection, {
+      wait: true,
+      points: page.map((point) => ({ id: point.id, vector: { [SPARSE_VECTOR]: chunkSparseVector(payloadChunk(point.payload)) } })),
+    });
+    done += page.length;
+  }
   await client.upsert(collection, { wait: true, points: [metaPoint(SPARSE_ANALYZER_KEY, TERM_ANALYZER)] });
   if (done > 0) logger?.info({ collection, chunks: done, to: TERM_ANALYZER }, 'sparse vectors re-encoded for a new term analyzer');
   return done;

@@ -23,7 +23,10 @@ describe('analyseQuery', () => {
     expect(analyseQuery('migrating to v8').intent).toBe('docs');
     expect(analyseQuery('see api.md for the options').intent).toBe('docs');
     expect(analyseQuery('where is the redirect limit enforced').intent).toBe('code');
-    expect(analyseQuery('parseHeaders').intent).toBe('neutral');
+    expect(analyseQuery('parseHeaders').intent).toBe('named');
+    expect(analyseQuery('interceptors.dump maxSize default').intent).toBe('named');
+    expect(analyseQuery('how do I call parseHeaders').intent).toBe('docs');
+    expect(analyseQuery('where is parseHeaders defined').intent).toBe('code');
     expect(analyseQuery('see lib/core/util.js').intent).toBe('code');
     expect(analyseQuery('rotate log files daily').intent).toBe('neutral');
   });

@@ -1,5 +1,8 @@
-/** What a query asks for, as far as cheap rules can tell. */
-export type QueryIntent = 'code' | 'docs' | 'neutral';
+/**
+ * What a query asks for, as far as cheap rules can tell: `code` or `docs` from cue words and file
+ * kinds; without cues, `named` when the query names an identifier and `neutral` when it is plain prose.
+ */
+export type QueryIntent = 'code' | 'docs' | 'named' | 'neutral';
 
 /** The result of {@link analyseQuery}. */
 export interface QueryAnalysis {
@@ -38,8 +41,10 @@ function isIdentifier(token: string): boolean {
  * Reads identifiers, file references and intent from a query with fixed rules (no model): the
  * "query understanding" step of DESIGN.md's query path. Intent is `docs` when the query uses a
  * how-to/documentation cue or names a Markdown file, `code` when it uses an implementation cue or
- * names a code file, `neutral` otherwise. Naming an identifier says nothing about intent: reference
- * docs name identifiers as often as code does (`interceptors.dump maxSize default` wants the docs).
+ * names a code file; otherwise `named` when it names an identifier and `neutral` when it does not.
+ * Naming an identifier says nothing about code vs docs (reference docs name identifiers as often as
+ * code does: `interceptors.dump maxSize default` wants the docs), but it does say the query is
+ * written in the code's own vocabulary, which is what {@link INTENT_FACTORS} needs to know.
  */
 export function analyseQuery(query: string): QueryAnalysis {
   const fileRefs: string[] = [];
@@ -57,7 +62,7 @@ export function analyseQuery(query: string): QueryAnalysis {
   }
   const docsFile = fileRefs.some((f) => /\.(md|mdx|rst)$/i.test(f));
   const codeFile = fileRefs.some((f) => !/\.(md|mdx|rst|json|ya?ml|toml)$/i.test(f));
-  let intent: QueryIntent = 'neutral';
+  let intent: QueryIntent = identifiers.length > 0 ? 'named' : 'neutral';
   if (DOCS_CUES.test(query) || docsFile) intent = 'docs';
   else if (CODE_CUES.test(query) || codeFile) intent = 'code';
   return { identifiers, fileRefs, intent };

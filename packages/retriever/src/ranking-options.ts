@@ -9,8 +9,8 @@ export interface RankingOptions {
    */
   symbolMatch: boolean;
   /**
-   * Query intent: documentation chunks are down-weighted for code-seeking and neutral queries, code
-   * chunks for documentation-seeking ones (factors in {@link INTENT_FACTORS}).
+   * Query intent: documentation chunks are down-weighted for code-seeking queries and plain-prose
+   * ones without cues, code chunks for documentation-seeking ones (factors in {@link INTENT_FACTORS}).
    */
   queryIntent: boolean;
   /** A file named in the query that matches exactly one indexed file scopes the search to it. */
@@ -27,10 +27,17 @@ export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent:
  * "a mild preference, never a filter": a doc chunk under a code-seeking query keeps 60% of its score,
  * so it still wins when both retrievers agree on it and disagree on the code. Fixed before the eval
  * measured them; see eval/RESULTS.md.
+ *
+ * `neutral` (plain prose, no cue) still leans to code: a behaviour described in everyday words is
+ * matched best, by dense retrieval above all, by prose that restates it in the same words, while the
+ * code says it in identifiers. `named` (no cue, but an identifier) has no lean: the query already
+ * speaks the code's vocabulary, the exact-symbol list brings the definition, and reference docs of
+ * the name are as likely an answer (`interceptors.dump maxSize default`).
  */
 export const INTENT_FACTORS = {
   code: { prose: 0.6, code: 1 },
   neutral: { prose: 0.85, code: 1 },
+  named: { prose: 1, code: 1 },
   docs: { prose: 1, code: 0.85 },
 } as const;
 

@@ -42,6 +42,13 @@ describe('applyIntent', () => {
   it('keeps docs first for documentation-seeking queries', () => {
     expect(applyIntent([doc, code], 'docs').map((h) => h.chunk.path)).toEqual(['docs/api.md', 'lib/a.js']);
   });
+
+  it('leans to code for plain prose, not for a query that names an identifier', () => {
+    // 0.03 * 0.85 = 0.0255 > 0.025: a small lean; a wider gap keeps the doc first.
+    expect(applyIntent([doc, hit('lib/a.js', 1, 0.026)], 'neutral').map((h) => h.chunk.path)).toEqual(['lib/a.js', 'docs/api.md']);
+    expect(applyIntent([doc, code], 'neutral')[0]!.score).toBeCloseTo(0.0255, 12);
+    expect(applyIntent([doc, code], 'named').map((h) => [h.chunk.path, h.score])).toEqual([['docs/api.md', 0.03], ['lib/a.js', 0.025]]);
+  });
 });
 
 describe('resolveFileScope', () => {

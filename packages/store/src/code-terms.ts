@@ -55,9 +55,9 @@ export function codeTerms(text: string): string[] {
 /**
  * Version of the term analysis. Stores record it with their lexical index and rebuild that index
  * (SQLite FTS rows, Qdrant sparse vectors) from the stored chunks when it differs; bump it whenever
- * {@link codeTerms} changes its output.
+ * {@link codeTerms} or the text it is given (`lexicalBody`, comments counted twice) changes.
  */
-export const TERM_ANALYZER = 'code-terms-2+porter';
+export const TERM_ANALYZER = 'code-terms-2+porter+comments';
 
 /** Shortest term kept, in characters. */
 export const MIN_TERM_LENGTH = 2;

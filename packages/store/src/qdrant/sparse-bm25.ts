@@ -1,5 +1,6 @@
 import type { Chunk } from '@monorag/shared';
 import { codeTerms } from '../code-terms.js';
+import { lexicalBody } from '../lexical-body.js';
 import { queryTerms } from '../query-terms.js';
 import { BM25_WEIGHTS } from '../sqlite/search-lexical.js';
 
@@ -45,7 +46,7 @@ export function termIndex(term: string): number {
 /**
  * The document-side `bm25` sparse vector of a chunk, mirroring the SQLite store's FTS5 columns and
  * `bm25()` (https://sqlite.org/fts5.html#the_bm25_function): a term's frequency is the weighted sum of
- * its counts in the symbol (x3), path (x2) and body (x1) columns ({@link BM25_WEIGHTS}); the document
+ * its counts in the symbol (x3), path (x2) and body (x1; {@link lexicalBody}, comments twice) columns ({@link BM25_WEIGHTS}); the document
  * length `dl` is the unweighted count of all its terms; each value is
  * `f * (k1 + 1) / (f + k1 * (1 - b + b * dl / avgdl))`. Qdrant's `modifier: idf` multiplies in the
  * inverse document frequency at query time, `ln(1 + (N - n + 0.5) / (n + 0.5))`, so score = BM25.
@@ -55,7 +56,7 @@ export function chunkSparseVector(chunk: Chunk, avgTerms = BM25_AVG_TERMS): Spar
   const columns: [string[], number][] = [
     [codeTerms([chunk.symbol ?? '', ...chunk.scopes].join(' ')), BM25_WEIGHTS.symbol],
     [codeTerms(chunk.path), BM25_WEIGHTS.path],
-    [codeTerms(`${chunk.header}\n${chunk.content}`), BM25_WEIGHTS.body],
+    [codeTerms(lexicalBody(chunk)), BM25_WEIGHTS.body],
   ];
   const freq = new Map<number, number>();
   let length = 0;

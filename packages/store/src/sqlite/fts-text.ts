@@ -1,5 +1,6 @@
 import type { Chunk } from '@monorag/shared';
 import { codeTerms } from '../code-terms.js';
+import { lexicalBody } from '../lexical-body.js';
 import { queryTerms } from '../query-terms.js';
 
 /** The three FTS5 columns of a chunk: space-joined {@link codeTerms}. */
@@ -8,7 +9,7 @@ export interface FtsColumns {
   symbol: string;
   /** Terms of the repo-relative path. */
   path: string;
-  /** Terms of the header and the content. */
+  /** Terms of the header, the content and once more the content's comments ({@link lexicalBody}). */
   body: string;
 }
 
@@ -17,7 +18,7 @@ export function ftsColumns(chunk: Chunk): FtsColumns {
   return {
     symbol: codeTerms([chunk.symbol ?? '', ...chunk.scopes].join(' ')).join(' '),
     path: codeTerms(chunk.path).join(' '),
-    body: codeTerms(`${chunk.header}\n${chunk.content}`).join(' '),
+    body: codeTerms(lexicalBody(chunk)).join(' '),
   };
 }
 

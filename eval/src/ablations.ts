@@ -13,7 +13,8 @@ export interface Ablation {
   candidatePool: number;
 }
 
-const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: true };
+/** The product's ranking steps (DEFAULT_RANKING): file evidence is off, see eval/RESULTS.md. */
+const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false };
 const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false };
 
 /** The product configuration: syntax-tree chunks, hybrid retrieval, every ranking step, pool 50. */
@@ -26,7 +27,7 @@ export const ABLATIONS: Ablation[] = [
   { id: 'hybrid-no-symbol', label: 'syntax, hybrid, without exact-symbol list', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, symbolMatch: false }, candidatePool: 50 },
   { id: 'hybrid-no-intent', label: 'syntax, hybrid, without intent prior', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, queryIntent: false }, candidatePool: 50 },
   { id: 'hybrid-no-scope', label: 'syntax, hybrid, without file scoping', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, pathScope: false }, candidatePool: 50 },
-  { id: 'hybrid-no-file', label: 'syntax, hybrid, without file evidence', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, fileEvidence: false }, candidatePool: 50 },
+  { id: 'hybrid-file', label: 'syntax, hybrid, all priors plus file evidence', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, fileEvidence: true }, candidatePool: 50 },
   { id: 'dense', label: 'syntax, dense only (no priors)', chunking: 'syntax', mode: 'dense', ranking: OFF, candidatePool: 50 },
   { id: 'lexical', label: 'syntax, BM25 only (no priors)', chunking: 'syntax', mode: 'lexical', ranking: OFF, candidatePool: 50 },
   { id: 'lexical-priors', label: 'syntax, BM25 only, all priors', chunking: 'syntax', mode: 'lexical', ranking: ON, candidatePool: 50 },

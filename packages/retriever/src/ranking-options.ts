@@ -1,5 +1,5 @@
 /**
- * Switches of the ranking steps after retrieval (DESIGN.md, query path: "priors"). All default on;
+ * Switches of the ranking steps after retrieval (DESIGN.md, query path: "priors"). Defaults in {@link DEFAULT_RANKING};
  * the eval turns each off in its ablation table (eval/RESULTS.md has the measured effect of each).
  */
 export interface RankingOptions {
@@ -15,12 +15,15 @@ export interface RankingOptions {
   queryIntent: boolean;
   /** A file named in the query that matches exactly one indexed file scopes the search to it. */
   pathScope: boolean;
-  /** Each fused chunk also counts the best other chunk of its file (passage + document evidence). */
+  /**
+   * Each fused chunk also counts the best other chunk of its file (passage + document evidence).
+   * Off by default: it no longer measurably helps (eval/RESULTS.md).
+   */
   fileEvidence: boolean;
 }
 
-/** Every ranking step on. */
-export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: true };
+/** The product's ranking steps: every step that measurably helps on the eval (file evidence does not). */
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false };
 
 /**
  * Multipliers of the fused score by query intent and chunk kind (prose vs code). Chosen a priori as

@@ -57,7 +57,7 @@ export interface RetrieverOptions {
   /** Called on the first dense query only, so BM25-only use never starts a model. */
   getEmbedder: () => Promise<Embedder>;
   limits: RetrieverLimits;
-  /** Ranking steps after retrieval; each defaults to on ({@link DEFAULT_RANKING}). */
+  /** Ranking steps after retrieval; defaults in {@link DEFAULT_RANKING}. */
   ranking?: Partial<RankingOptions>;
   logger?: Logger;
 }
@@ -93,7 +93,7 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
  * Creates a retriever. Query path (DESIGN.md): analyse the query (identifiers, file references,
  * intent); scope to a file the query names when exactly one indexed file matches; dense top-k and
  * BM25 top-k (k = candidatePool), plus an exact-symbol list when the query names identifiers; fuse
- * by reciprocal rank fusion (k = 60); add file evidence; weight by intent (prose vs code); cut to the limit.
+ * by reciprocal rank fusion (k = 60); optionally add file evidence (off by default); weight by intent (prose vs code); cut to the limit.
  * The last {@link QUERY_CACHE_ENTRIES} query embeddings are kept, so a repeated query costs no model call.
  */
 export function createRetriever({ store, getEmbedder, limits, ranking, logger }: RetrieverOptions): Retriever {

@@ -40,4 +40,26 @@ describe('createRetriever', () => {
     expect(embedded).toEqual(['retry the request', 'parse headers']);
     await store.close();
   });
+
+  it('says why a filtered search is empty: a --path prefix or a language no indexed file has', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-retriever-'));
+    dirs.push(dir);
+    const fake = createFakeEmbedder();
+    const info = await fake.info();
+    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    expect((await retriever.search({ query: 'retry', pathPrefix: 'src/' })).warnings).toEqual(['The index holds no files yet; run `monorag index` first.']);
+    const c = chunk('src/a.ts', 'function retryRequest() {}');
+    await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
+    const wrongPrefix = await retriever.search({ query: 'retry', pathPrefix: './lib/' });
+    expect(wrongPrefix.results).toEqual([]);
+    expect(wrongPrefix.warnings).toEqual(['No indexed file path starts with "lib/"; paths are relative to the project root (for example "src/a.ts").']);
+    expect((await retriever.search({ query: 'retry', pathPrefix: 'src/', language: 'python' })).warnings).toEqual([
+      'The indexed files under "src/" hold no python files; languages present: typescript.',
+    ]);
+    expect((await retriever.search({ query: 'retry', language: 'python' })).warnings).toEqual(['The index holds no python files; languages present: typescript.']);
+    // The filter matches files but the query matches nothing in them: no filter warning.
+    expect((await retriever.search({ query: 'zzzz', pathPrefix: 'src/', mode: 'lexical' })).warnings).toEqual([]);
+    await store.close();
+  });
 });

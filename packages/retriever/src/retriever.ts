@@ -11,6 +11,7 @@ import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
 import { symbolMatches } from './symbol-matches.js';
+import { emptyFilterWarnings } from './empty-filter-warnings.js';
 
 /** Retrieval mode: hybrid (dense + BM25, fused by RRF), BM25 only, or dense only. */
 export type SearchMode = 'hybrid' | 'lexical' | 'dense';
@@ -157,6 +158,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         score: Number(score.toFixed(6)),
         snippet: makeSnippet(chunk.content, limits.snippetChars),
       }));
+      if (results.length === 0) warnings.push(...(await emptyFilterWarnings(store, request, filter)));
       return { results, mode, index: await readIndexFreshness(store), warnings };
     },
   };

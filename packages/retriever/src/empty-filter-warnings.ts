@@ -1,0 +1,30 @@
+import type { ChunkStore, SearchFilter } from '@monorag/store';
+
+/**
+ * Why a filtered search found nothing, when the reason is the filter rather than the query: the
+ * requested `pathPrefix` matches no indexed file, or no indexed file has the requested `language`,
+ * or no file has both. Returns human-readable warnings (empty when every filter matches some file,
+ * or when the request set no filter: a scope the retriever chose itself always matches a file).
+ * Reads the file list only, so it costs one manifest read on an empty result.
+ */
+export async function emptyFilterWarnings(
+  store: ChunkStore,
+  request: { pathPrefix?: string; language?: string },
+  filter: SearchFilter,
+): Promise<string[]> {
+  if (!request.pathPrefix && !request.language) return [];
+  const files = await store.listFiles();
+  if (files.length === 0) return ['The index holds no files yet; run `monorag index` first.'];
+  const prefix = request.pathPrefix ? filter.pathPrefix : undefined;
+  const underPrefix = prefix === undefined ? files : files.filter((f) => f.path.startsWith(prefix));
+  if (prefix !== undefined && underPrefix.length === 0) {
+    return [`No indexed file path starts with "${prefix}"; paths are relative to the project root (for example "${files[0]!.path}").`];
+  }
+  const language = request.language;
+  if (language !== undefined && !underPrefix.some((f) => f.language === language)) {
+    const present = [...new Set(underPrefix.map((f) => f.language))].sort().join(', ');
+    const where = prefix === undefined ? 'The index holds' : `The indexed files under "${prefix}" hold`;
+    return [`${where} no ${language} files; languages present: ${present}.`];
+  }
+  return [];
+}

@@ -17,7 +17,8 @@ export async function main(argv: string[]): Promise<number> {
       // commander has already printed its message (or help / version output).
       return error.exitCode === 0 ? 0 : 2;
     }
-    const invalid = isMonoragError(error, ErrorCode.INVALID_ARGUMENT) || isMonoragError(error, ErrorCode.PATH_OUTSIDE_PROJECT);
+    // Every code raised for a bad argument: a wrong value, a path outside the project, a path that does not exist.
+    const invalid = [ErrorCode.INVALID_ARGUMENT, ErrorCode.PATH_OUTSIDE_PROJECT, ErrorCode.NOT_FOUND].some((code) => isMonoragError(error, code));
     process.stderr.write(`monorag: ${errorMessage(error)}\n`);
     if (!isMonoragError(error) && error instanceof Error && error.stack) {
       process.stderr.write(`  (unexpected error: ${error.name}; please report it)\n`);

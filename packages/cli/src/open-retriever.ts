@@ -3,10 +3,12 @@ import { checkEmbedderIdentity, type Embedder } from '@monorag/embedder-client';
 import { currentCommit, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import type { ChunkStore } from '@monorag/store';
+import { openSqliteStore, type ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
+import { createSwitchableStore } from './switchable-store.js';
+import { inodeOf } from './inode-of.js';
 import { countUntrackedPending } from './untracked-pending.js';
 
 /** A project's index opened for queries. */
@@ -17,13 +19,23 @@ export interface OpenIndex {
   close(): Promise<void>;
 }
 
+/** A store already open for the project, and how to make it follow an index file replaced meanwhile. */
+export interface ExistingStore {
+  store: ChunkStore;
+  /** Reopens the index file when another process replaced it (see `ProjectIndexer.follow`). */
+  follow(): Promise<boolean>;
+}
+
 /**
  * Opens a project's index for reading and wires the retriever. The embedder is connected on the
  * first dense query only, and checked against the index identity then. `existing` reuses a store
  * already open (e.g. the indexer's, in `serve --watch`); closing the result then closes it.
+ * Every search and freshness read first follows a SQLite index file that another process replaced
+ * (a CLI `index --rebuild` swapping its new file in), so a long-lived server never answers from the
+ * replaced file.
  * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed.
  */
-export async function openRetriever(context: ProjectContext, existing?: ChunkStore): Promise<OpenIndex> {
+export async function openRetriever(context: ProjectContext, existing?: ExistingStore): Promise<OpenIndex> {
   if (!existing && context.config.store.kind === 'sqlite' && !existsSync(context.storeFile)) {
     throw new MonoragError(
       ErrorCode.INDEX_NOT_FOUND,
@@ -31,7 +43,7 @@ export async function openRetriever(context: ProjectContext, existing?: ChunkSto
     );
   }
   // store.kind picks SQLite (the file above) or the project's Qdrant collection (INDEX_NOT_FOUND when it has none).
-  const store = existing ?? (await openProjectStore(context));
+  const { store, follow } = existing ?? (await openFollowedStore(context));
   let checked: Promise<Embedder> | undefined;
   const getEmbedder = (): Promise<Embedder> => {
     checked ??= (async () => {
@@ -45,13 +57,53 @@ export async function openRetriever(context: ProjectContext, existing?: ChunkSto
     });
     return checked;
   };
-  const retriever = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
+  const inner = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
+  const retriever: Retriever = {
+    search: async (request) => {
+      await follow();
+      return inner.search(request);
+    },
+  };
   // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked files changed since the last run, a run in another process.
   const readFreshness = async (): Promise<IndexFreshness> =>
-    readIndexFreshness(store, {
+    (await follow(), readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
       pendingChanges: pathQueueLength(context.dataDir) + (await countUntrackedPending(context, store)),
       indexing: indexLockHolder(context.dataDir) !== null,
-    });
+    }));
   return { store, retriever, readFreshness, close: () => store.close() };
+}
+
+/**
+ * The project's store opened for reading. A SQLite index is wrapped so that `follow` can point it at
+ * the index file anew when its inode changed (the file was replaced); Qdrant needs no following.
+ */
+async function openFollowedStore(context: ProjectContext): Promise<ExistingStore> {
+  if (context.config.store.kind !== 'sqlite') return { store: await openProjectStore(context), follow: async () => false };
+  const handle = createSwitchableStore(await openSqliteStore({ file: context.storeFile, logger: context.logger }));
+  let opened = inodeOf(context.storeFile);
+  let reopening: Promise<void> | undefined;
+  const reopen = async (inode: number): Promise<void> => {
+    const previous = handle.current();
+    handle.switchTo(await openSqliteStore({ file: context.storeFile, logger: context.logger }));
+    opened = inode;
+    await previous.close();
+    context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it for searches');
+  };
+  const follow = async (): Promise<boolean> => {
+    if (reopening) {
+      await reopening;
+      return true;
+    }
+    const now = inodeOf(context.storeFile);
+    if (now === undefined || now === opened) return false;
+    reopening = reopen(now);
+    try {
+      await reopening;
+    } finally {
+      reopening = undefined;
+    }
+    return true;
+  };
+  return { store: handle.store, follow };
 }

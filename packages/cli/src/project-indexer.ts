@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import {
   acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
@@ -8,6 +8,7 @@ import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/st
 import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
 import { createSwitchableStore } from './switchable-store.js';
+import { inodeOf } from './inode-of.js';
 
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {
@@ -21,6 +22,14 @@ export interface ProjectIndexer {
    *   the errors of {@link indexProject}.
    */
   run(paths?: readonly string[], onProgress?: (p: IndexProgress) => void): Promise<IndexReport>;
+  /**
+   * Points {@link store} at the index file anew when another process has replaced it (a CLI
+   * `index --rebuild` swapped in while this process serves), so searches answer from the new file
+   * at once rather than after this process's next run. Does nothing during a run of this process
+   * (which holds the lock, so no swap can happen) or while its own rebuild is pending.
+   * @returns whether the file was reopened.
+   */
+  follow(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -88,13 +97,25 @@ export async function openProjectIndexer(
   /** Inode of the index file this process has open (undefined while a rebuild is pending). */
   let openedInode = rebuild ? undefined : inodeOf(context.storeFile);
   let swapPending = rebuild;
-  /** Closes the open store and opens the index file anew, pointing the shared handle at it. */
+  let running = false;
+  let reopening: Promise<void> | undefined;
+  /** Closes the open store and opens the index file anew, pointing the shared handle at it (one reopen at a time). */
   const reopen = async (): Promise<void> => {
-    await store.close();
-    store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
-    handle.switchTo(store);
-    openedInode = inodeOf(context.storeFile);
+    if (reopening) return reopening;
+    reopening = (async () => {
+      await store.close();
+      store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+      handle.switchTo(store);
+      openedInode = inodeOf(context.storeFile);
+    })();
+    try {
+      await reopening;
+    } finally {
+      reopening = undefined;
+    }
   };
+  /** Whether another process replaced the index file this process has open. */
+  const replaced = (): boolean => !swapPending && openedInode !== undefined && inodeOf(context.storeFile) !== openedInode;
   /** Replaces the index file with the finished rebuild (under the index lock). */
   const swapIn = async (): Promise<void> => {
     await store.close();
@@ -114,11 +135,13 @@ export async function openProjectIndexer(
     async run(paths, onProgress) {
       const lock = rebuildLock ?? (await acquire());
       rebuildLock = undefined;
+      running = true;
       try {
+        await reopening;
         // Under the lock no rebuild is running: a `.rebuild` file here is what a killed one left.
         if (!swapPending && existsSync(rebuildFile)) deleteStoreFiles(rebuildFile);
         // Another process swapped a rebuilt index in: follow it, or this run would write into the orphaned file.
-        if (!swapPending && openedInode !== undefined && inodeOf(context.storeFile) !== openedInode) {
+        if (replaced()) {
           await reopen();
           context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it');
         }
@@ -134,8 +157,16 @@ export async function openProjectIndexer(
         if (swapPending) await swapIn();
         return report;
       } finally {
+        running = false;
         lock.release();
       }
+    },
+    async follow() {
+      await reopening;
+      if (running || !replaced()) return false;
+      await reopen();
+      context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it for searches');
+      return true;
     },
     close: async () => {
       await store.close();
@@ -145,9 +176,4 @@ export async function openProjectIndexer(
       rebuildLock = undefined;
     },
   };
-}
-
-/** The inode of `file`, or undefined when it does not exist. */
-function inodeOf(file: string): number | undefined {
-  return existsSync(file) ? statSync(file).ino : undefined;
 }

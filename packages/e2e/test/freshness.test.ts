@@ -18,8 +18,8 @@ afterAll(async () => {
   await embedder?.stop();
 });
 
-async function serve(repo: string): Promise<Client> {
-  const { command, args } = cliCommand(['serve', repo]);
+async function serve(repo: string, extraArgs: string[] = []): Promise<Client> {
+  const { command, args } = cliCommand(['serve', repo, ...extraArgs]);
   const transport = new StdioClientTransport({
     command, args, cwd: REPO_ROOT, stderr: 'pipe',
     env: { ...(process.env as Record<string, string>), EMBEDDING_URL: embedder.url, MONORAG_LOG_LEVEL: 'warn' },
@@ -158,5 +158,29 @@ describe('serve --watch keeps the index equal to the tree', () => {
     const cli = await runCli(['search', 'tokAfterRebuild', '--lexical', '--json', '--project', repo], { EMBEDDING_URL: embedder.url });
     expect(cli.code, cli.stderr).toBe(0);
     expect((JSON.parse(cli.stdout) as { results: Hit[] }).results.map((r) => r.path)).toContain('src/afterRebuild.ts');
+  }, STEP_MS);
+});
+
+describe('serve --no-watch follows an index file that another process rebuilt', () => {
+  let client: Client | undefined;
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('answers from the rebuilt file at the next search, with no run of its own', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokBeforeRebuild') });
+    const first = await runCli(['index', repo, '--json'], { EMBEDDING_URL: embedder.url });
+    expect(first.code, first.stderr).toBe(0);
+    client = await serve(repo, ['--no-watch']);
+    const before = (await call(client, 'search_code', { query: 'tokBeforeRebuild', limit: 5 })) as { results: Hit[] };
+    expect(before.results.map((r) => r.path)).toEqual(['src/a.ts']);
+    // Changed while nobody watches; only the CLI's rebuild (a new file renamed over the old) sees it.
+    writeFiles(repo, { 'src/b.ts': tokenFile('tokOnlyInRebuild') });
+    const rebuilt = await runCli(['index', repo, '--rebuild', '--json'], { EMBEDDING_URL: embedder.url });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const after = (await call(client, 'search_code', { query: 'tokOnlyInRebuild', limit: 5 })) as { results: Hit[] };
+    expect(after.results[0]?.path).toBe('src/b.ts');
+    const { index } = (await call(client, 'index_status')) as { index: Freshness };
+    expect(index.files).toBe(2);
   }, STEP_MS);
 });

@@ -41,7 +41,8 @@ export async function runServeCommand(project: string | undefined, options: Serv
     // The indexer creates the store, so a missing index is built by the first (full) run.
     await startWatched(watching);
   }
-  const index = await openRetriever(context, indexer?.store);
+  const opened = indexer;
+  const index = await openRetriever(context, opened ? { store: opened.store, follow: () => opened.follow() } : undefined);
   const control = createIndexControl({ context, store: index.store, watched: () => startWatched(false), current: () => watched });
   const server = createMcpServer({
     retriever: index.retriever,

@@ -3,7 +3,7 @@ import {
   acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
 } from '@monorag/indexer';
-import { ErrorCode, MonoragError } from '@monorag/shared';
+import { ErrorCode, MonoragError, errorMessage } from '@monorag/shared';
 import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
@@ -85,11 +85,17 @@ export async function openProjectIndexer(
   try {
     store = await openSqliteStore({ file: rebuild ? rebuildFile : context.storeFile, identity, logger: context.logger });
     // A rebuild (often for a new chunker version) embeds only chunk texts the old index never saw.
-    if (rebuild) {
-      const copied = await store.importEmbeddingCache(context.storeFile);
-      context.logger.info({ copied, from: context.storeFile }, 'embedding cache carried over to the rebuild');
+    // The cache is only a saving: a damaged or unreadable old index (often the reason to rebuild) is built without it.
+    if (rebuild && existsSync(context.storeFile)) {
+      try {
+        const copied = await store.importEmbeddingCache(context.storeFile);
+        context.logger.info({ copied, from: context.storeFile }, 'embedding cache carried over to the rebuild');
+      } catch (error) {
+        context.logger.warn({ from: context.storeFile, err: errorMessage(error) }, 'the old index could not be read; the rebuild embeds every chunk anew');
+      }
     }
   } catch (error) {
+    if (rebuild) deleteStoreFiles(rebuildFile);
     rebuildLock?.release();
     throw error;
   }

@@ -176,6 +176,24 @@ describe('monorag index and search handle bad input', () => {
     }
   });
 
+  it('a damaged index file: commands say to rebuild, and --rebuild builds it anew without its cache', async () => {
+    const repo = makeFixtureRepo();
+    await index(repo);
+    const file = path.join(repo, '.monorag', 'index.sqlite');
+    for (const suffix of ['-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    writeFileSync(file, Buffer.alloc(8192, 0x41));
+    const search = await runCli(['search', 'slugify', '--lexical', '--project', repo], env);
+    expect(search.code).toBe(1);
+    expect(search.stderr).toContain(`The index ${file} is damaged`);
+    expect(search.stderr).toContain('run `monorag index --rebuild`');
+    const rebuilt = await runCli(['index', repo, '--rebuild', '--json'], env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain('the old index could not be read; the rebuild embeds every chunk anew');
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ files: Object.keys(FIXTURE_FILES).length, skipped: [] });
+    expect(existsSync(`${file}.rebuild`)).toBe(false);
+    expect((await lexical(repo, 'slugify')).length).toBeGreaterThan(0);
+  });
+
   it('refuses an empty query and a 100 KB query, naming the argument', async () => {
     const repo = makeFixtureRepo();
     await index(repo);

@@ -1,17 +1,31 @@
 import { ErrorCode, MonoragError, isMonoragError } from '@monorag/shared';
 
+/** SQLite result codes (better-sqlite3's `error.code`) that mean the file itself is damaged or not a database. */
+const DAMAGED_CODES = /^SQLITE_(CORRUPT|NOTADB)/;
+
+/** Whether `error` says the index file is damaged (corrupt pages, a truncated file, not a database at all). */
+export function isDamagedStoreError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DAMAGED_CODES.test(code);
+}
+
 /**
  * Runs `fn`; a MonoragError passes through unchanged, any other error (SQLITE_BUSY, disk full, a
  * corrupt file) becomes `STORE_FAILED` naming the file and the action, with the original as `cause`.
+ * A damaged file ({@link isDamagedStoreError}) gets a message that says how to recover: the index is
+ * derived data, so `monorag index --rebuild` builds it anew from the project.
  */
 export function guardStore<T>(file: string, action: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
     if (isMonoragError(error)) throw error;
+    const message = (error as Error).message;
     throw new MonoragError(
       ErrorCode.STORE_FAILED,
-      `The index ${file} could not ${action}: ${(error as Error).message}.`,
+      isDamagedStoreError(error)
+        ? `The index ${file} is damaged and could not ${action} (${message}). It holds nothing that cannot be rebuilt: run \`monorag index --rebuild\` on its project (or delete the file and run \`monorag index\`).`
+        : `The index ${file} could not ${action}: ${message}.`,
       { cause: error },
     );
   }

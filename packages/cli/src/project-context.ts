@@ -53,19 +53,44 @@ export function createProjectContext({ project, argName, overrides }: ProjectCon
   return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger };
 }
 
-/** Creates the data directory if needed. */
+/**
+ * Creates the data directory if needed, one missing component at a time (Node's recursive mkdir
+ * loops forever on a parent that refuses new entries with ENOENT, as /proc does).
+ * @throws MonoragError `STORE_FAILED` naming the directory and saying what to do: the project (or the
+ *   `--data-dir` given) is not writable, a file stands where a directory must be, or the file system
+ *   refuses new directories there.
+ */
 export function ensureDataDir(context: ProjectContext): void {
-  try {
-    mkdirSync(context.dataDir, { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw error;
+  const { dataDir } = context;
+  const chosen = context.config.dataDir !== undefined;
+  const fail = (code: string, why: string, cause?: unknown): never => {
     throw new MonoragError(
       ErrorCode.STORE_FAILED,
-      `Cannot create the index directory ${context.dataDir} (${code}): the project is not writable by this user. ` +
-        'Pass --data-dir (or set MONORAG_DATA_DIR) to keep the index somewhere writable.',
-      { cause: error },
+      `Cannot create the index directory ${dataDir} (${code}): ${why} ` +
+        `${chosen ? 'Choose a writable directory with --data-dir' : 'Pass --data-dir'} (or set MONORAG_DATA_DIR) to keep the index somewhere writable.`,
+      cause === undefined ? undefined : { cause },
     );
+  };
+  const missing: string[] = [];
+  let existing = dataDir;
+  while (!existsSync(existing)) {
+    missing.unshift(existing);
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  if (existsSync(existing) && !statSync(existing).isDirectory()) fail('ENOTDIR', `${existing} is a file, not a directory.`);
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+      if (code === 'EEXIST' && statSync(dir).isDirectory()) continue;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+        fail(code, chosen ? `${path.dirname(dir)} is not writable by this user.` : 'the project is not writable by this user.', error);
+      }
+      fail(code, `the file system refuses a new directory ${dir}.`, error);
+    }
   }
 }
 

@@ -194,6 +194,20 @@ describe('monorag index and search handle bad input', () => {
     expect((await lexical(repo, 'slugify')).length).toBeGreaterThan(0);
   });
 
+  it('a --data-dir that cannot be created says why at once (a file in the way; /proc, where a recursive mkdir spun forever)', async () => {
+    const repo = makeFixtureRepo();
+    const underFile = path.join(repo, 'src', 'slug.ts', 'index');
+    const blocked = await runCli(['index', repo, '--data-dir', underFile], env);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain(`Cannot create the index directory ${underFile} (ENOTDIR): ${path.join(repo, 'src', 'slug.ts')} is a file, not a directory. Choose a writable directory with --data-dir`);
+    expect(blocked.stderr).not.toContain('unexpected error');
+    if (existsSync('/proc/self')) {
+      const proc = await runCli(['index', repo, '--data-dir', '/proc/monorag-test/index'], env);
+      expect(proc.code).toBe(1);
+      expect(proc.stderr).toContain('Cannot create the index directory /proc/monorag-test/index (ENOENT): the file system refuses a new directory /proc/monorag-test.');
+    }
+  });
+
   it('refuses an empty query and a 100 KB query, naming the argument', async () => {
     const repo = makeFixtureRepo();
     await index(repo);

@@ -3,7 +3,7 @@ import type { IndexControl, IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import type { ChunkStore } from '@monorag/store';
 import type { ProjectContext } from './project-context.js';
-import { countUntrackedPending } from './untracked-pending.js';
+import { countWorkTreePending } from './work-tree-pending.js';
 import type { WatchedProject } from './watch-project.js';
 
 /** Index state and updates for `monorag serve`, plus the freshness every tool result carries. */
@@ -31,8 +31,8 @@ function summary(report: IndexReport): IndexRunSummary {
 export function createIndexControl({ context, store, watched, current }: IndexControlOptions): ServeIndexControl {
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
-    // A file watcher counts new files among its pending paths; without one, ask git for untracked files.
-    const untracked = w?.watcher() ? 0 : await countUntrackedPending(context, store);
+    // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked and edited files.
+    const untracked = w?.watcher() ? 0 : await countWorkTreePending(context, store);
     return readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
       pendingChanges: (w ? w.pendingChanges() : pathQueueLength(context.dataDir)) + untracked,

@@ -9,7 +9,7 @@ import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
 import { createSwitchableStore } from './switchable-store.js';
 import { inodeOf } from './inode-of.js';
-import { countUntrackedPending } from './untracked-pending.js';
+import { countWorkTreePending } from './work-tree-pending.js';
 
 /** A project's index opened for queries. */
 export interface OpenIndex {
@@ -64,11 +64,11 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
       return inner.search(request);
     },
   };
-  // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked files changed since the last run, a run in another process.
+  // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked or edited files changed since the last run, a run in another process.
   const readFreshness = async (): Promise<IndexFreshness> =>
     (await follow(), readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
-      pendingChanges: pathQueueLength(context.dataDir) + (await countUntrackedPending(context, store)),
+      pendingChanges: pathQueueLength(context.dataDir) + (await countWorkTreePending(context, store)),
       indexing: indexLockHolder(context.dataDir) !== null,
     }));
   return { store, retriever, readFreshness, close: () => store.close() };

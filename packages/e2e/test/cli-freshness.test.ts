@@ -50,4 +50,20 @@ describe('the CLI freshness flag', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
   }, 60_000);
+
+  it('calls it stale after an uncommitted edit of a tracked file, in --json and in the plain status', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA') });
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    const fresh = await runCli(['status', '--project', repo], env);
+    expect(fresh.stdout).toContain('Fresh: yes\n');
+    await new Promise((r) => setTimeout(r, 20)); // the edit's mtime must pass the run's time
+    writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('tokEdited'));
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
+    const plain = await runCli(['status', '--project', repo], env);
+    expect(plain.stdout).toContain('Fresh: no. Results may be out of date: 1 changed path(s) are waiting to be indexed.\n');
+    const again = await runCli(['index', repo, '--quiet'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+  }, 60_000);
 });

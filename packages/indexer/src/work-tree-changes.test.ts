@@ -4,21 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIgnoreFilter } from './ignore-filter.js';
-import { countUntrackedChanges } from './untracked-changes.js';
+import { countWorkTreeChanges } from './work-tree-changes.js';
 
 function git(root: string, ...args: string[]): void {
   execFileSync('git', args, { cwd: root });
 }
 
 /** Writes a file and sets its modification time to `mtimeMs`. */
-function write(root: string, rel: string, mtimeMs: number): void {
+function write(root: string, rel: string, mtimeMs: number, content = rel): void {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  writeFileSync(path.join(root, rel), rel);
+  writeFileSync(path.join(root, rel), content);
   utimesSync(path.join(root, rel), mtimeMs / 1000, mtimeMs / 1000);
 }
 
-describe('countUntrackedChanges', () => {
-  it('counts untracked files the index admits that changed after the last run', async () => {
+describe('countWorkTreeChanges', () => {
+  it('counts untracked files and uncommitted edits the index admits that changed after the last run', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-')));
     git(root, 'init', '-q', '-b', 'main');
     git(root, 'config', 'user.email', 't@example.com');
@@ -29,9 +29,13 @@ describe('countUntrackedChanges', () => {
     writeFileSync(path.join(root, '.gitignore'), 'build/\n');
     writeFileSync(path.join(root, '.monoragignore'), 'fixtures/\n');
     write(root, 'tracked.ts', after);
+    write(root, 'kept.ts', before - 1000);
+    write(root, 'gone.ts', before);
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'one');
-    write(root, 'tracked.ts', after + 1000); // a tracked edit is not untracked
+    write(root, 'tracked.ts', after + 1000, 'edited'); // an uncommitted edit of a tracked file counts
+    write(root, 'kept.ts', before, 'edited before the run');
+    execFileSync('rm', [path.join(root, 'gone.ts')]); // a deleted tracked file: its time is unknown, not counted
     write(root, 'src/new.ts', after); // counts
     write(root, 'src/new-too.py', after); // counts
     write(root, 'src/old.ts', before); // untracked but indexed by the last run
@@ -41,14 +45,16 @@ describe('countUntrackedChanges', () => {
     write(root, '.env', after); // monorag's default ignores (secrets)
     const filter = createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] });
 
-    expect(await countUntrackedChanges({ root, sinceMs: indexedAt, filter })).toBe(2);
-    expect(await countUntrackedChanges({ root, sinceMs: after + 1, filter })).toBe(0);
-    expect(await countUntrackedChanges({ root, sinceMs: null, filter })).toBe(3);
+    // tracked.ts (edited, not committed), src/new.ts, src/new-too.py; kept.ts was edited before the run.
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter })).toBe(3);
+    expect(await countWorkTreeChanges({ root, sinceMs: after + 1001, filter })).toBe(0);
+    // Never indexed: every changed or untracked file the index admits (tracked.ts, kept.ts, src/old.ts and the two new ones).
+    expect(await countWorkTreeChanges({ root, sinceMs: null, filter })).toBe(5);
   });
 
   it('counts nothing outside a git work tree', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-nogit-')));
     writeFileSync(path.join(root, 'a.ts'), 'a');
-    expect(await countUntrackedChanges({ root, sinceMs: null, filter: createIgnoreFilter({ root }) })).toBe(0);
+    expect(await countWorkTreeChanges({ root, sinceMs: null, filter: createIgnoreFilter({ root }) })).toBe(0);
   });
 });

@@ -1,0 +1,15 @@
+import { countWorkTreeChanges, createIgnoreFilter } from '@monorag/indexer';
+import type { ChunkStore } from '@monorag/store';
+import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
+
+/**
+ * Untracked or uncommitted-edited, non-ignored files of the project changed since the store's last index run
+ * (`countWorkTreeChanges` with the project's ignore rules, the data directory included), for the
+ * freshness of commands that have no file watcher.
+ */
+export async function countWorkTreePending(context: ProjectContext, store: ChunkStore): Promise<number> {
+  const at = Number((await store.getMeta('indexedAt')) ?? NaN);
+  const pattern = dataDirIgnorePattern(context);
+  const filter = createIgnoreFilter({ root: context.root, extraIgnores: pattern ? [pattern] : [] });
+  return countWorkTreeChanges({ root: context.root, sinceMs: Number.isFinite(at) && at > 0 ? at : null, filter });
+}

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+import type { IgnoreFilter } from './ignore-filter.js';
+
+/** Options of {@link countWorkTreeChanges}. */
+export interface WorkTreeChangesOptions {
+  /** Absolute real path of the project root (a git work tree; otherwise nothing is counted). */
+  root: string;
+  /** When the index was last updated, in ms since the Unix epoch; null when it never was (every file counts). */
+  sinceMs: number | null;
+  /** The project's ignore rules: files the index leaves out never count. */
+  filter: IgnoreFilter;
+}
+
+/**
+ * Work-tree changes the index has not seen yet: files git lists as untracked and not ignored, or as
+ * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
+ * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
+ * last index run). HEAD only moves with commits, so without this a new file or an uncommitted edit
+ * would leave the index looking fresh. A tracked file deleted since the run is not counted (its
+ * deletion time is unknown).
+ * @returns the number of such files; 0 outside a git work tree or when git cannot run.
+ */
+export async function countWorkTreeChanges({ root, sinceMs, filter }: WorkTreeChangesOptions): Promise<number> {
+  if (!existsSync(path.join(root, '.git'))) return 0;
+  let listed: string;
+  try {
+    listed = await simpleGit({ baseDir: root }).raw(['ls-files', '--others', '--modified', '--exclude-standard', '-z']);
+  } catch {
+    // git missing or the repository unreadable: nothing is known about untracked files, as outside git.
+    return 0;
+  }
+  let count = 0;
+  // A path can be listed twice (modified and unmerged); each counts once.
+  for (const rel of new Set(listed.split('\0'))) {
+    if (rel === '' || filter.isPathIgnored(rel, false)) continue;
+    let mtimeMs: number;
+    try {
+      ({ mtimeMs } = await stat(path.join(root, rel)));
+    } catch (error) {
+      // Removed since git listed it, or a deleted tracked file (listed as modified): not counted.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      continue;
+    }
+    if (sinceMs === null || mtimeMs > sinceMs) count++;
+  }
+  return count;
+}

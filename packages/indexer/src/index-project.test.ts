@@ -127,6 +127,19 @@ describe('indexProject', () => {
     await store.close();
   });
 
+  it('leaves a file holding a private key out (reason secret), removing it if it was indexed before', async () => {
+    const root = repo(1);
+    const base = await openTestIndex(root);
+    const { store } = base;
+    writeFileSync(path.join(root, 'src/tls.ts'), 'export const KEY = process.env.TLS_KEY;\n');
+    expect(await indexProject(base)).toMatchObject({ files: 2, skipped: [] });
+    const key = `-----BEGIN EC PRIVATE KEY-----\n${'MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oA'.repeat(2)}\n-----END EC PRIVATE KEY-----`;
+    writeFileSync(path.join(root, 'src/tls.ts'), `export const KEY = \`${key}\`;\n`);
+    expect(await indexProject(base)).toMatchObject({ files: 1, deleted: 1, skipped: [{ path: 'src/tls.ts', reason: 'secret' }] });
+    expect(await store.searchLexical('MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oA', { limit: 5 })).toEqual([]);
+    await store.close();
+  });
+
   it('leaves minified code out and lists it as skipped, removing it if it was indexed before', async () => {
     const root = repo(1);
     const base = await openTestIndex(root);

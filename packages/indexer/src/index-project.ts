@@ -5,6 +5,7 @@ import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
 import { currentCommit } from './current-commit.js';
 import { isGeneratedText } from './detect-generated.js';
+import { holdsPrivateKey } from './detect-private-key.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
@@ -182,7 +183,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   }
 
   /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
-  const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified'): Promise<void> => {
+  const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified' | 'secret'): Promise<void> => {
     skipped.push({ path, reason });
     if (manifest.has(path)) {
       await store.deleteFile(path);
@@ -204,6 +205,10 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     }
     if (isGeneratedText(read.text)) {
       await leaveOut(file.path, 'generated');
+      continue;
+    }
+    if (holdsPrivateKey(read.text)) {
+      await leaveOut(file.path, 'secret');
       continue;
     }
     const previous = manifest.get(file.path);

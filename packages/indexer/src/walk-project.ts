@@ -17,10 +17,10 @@ export interface WalkedFile {
 /** Why a file was left out. */
 /**
  * Why a file is left out: over the size limit, binary, unreadable, a symlink leading out of the
- * project, marked generated, or minified (code whose lines average over 500 characters, a bundle:
- * its windows would be unreadable and embed only each line's start).
+ * project, marked generated, minified (code whose lines average over 500 characters, a bundle:
+ * its windows would be unreadable and embed only each line's start), or holding a private key (`secret`).
  */
-export type SkipReason = 'too-large' | 'binary' | 'unreadable' | 'symlink-outside' | 'generated' | 'minified';
+export type SkipReason = 'too-large' | 'binary' | 'unreadable' | 'symlink-outside' | 'generated' | 'minified' | 'secret';
 
 /** A file the walker saw and left out, with the reason. */
 export interface SkippedFile {

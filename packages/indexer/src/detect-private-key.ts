@@ -1,0 +1,17 @@
+/**
+ * A PEM private key block (RFC 7468 labels `PRIVATE KEY`, `RSA PRIVATE KEY`, `EC PRIVATE KEY`,
+ * `ENCRYPTED PRIVATE KEY`, `OPENSSH PRIVATE KEY`, and PGP's `PRIVATE KEY BLOCK`) whose next line
+ * holds key material: at least 40 base64 characters. A placeholder (`...`) in documentation does not
+ * match, so docs that show the format are still indexed.
+ */
+const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: [^\n]*\r?\n)*\r?\n?[A-Za-z0-9+/=]{40,}/;
+
+/**
+ * True when `text` holds a private key. Such files are left out of the index (reason `secret`): a
+ * key in a search index is one more copy of it, served to every client of the index. Files named like
+ * secrets (`.env`, `id_rsa`, `*.pem`) are already excluded by the default ignore rules; this catches
+ * keys committed under other names.
+ */
+export function holdsPrivateKey(text: string): boolean {
+  return text.includes('PRIVATE KEY') && PRIVATE_KEY_BLOCK.test(text);
+}

@@ -25,6 +25,17 @@ describe('symbolMatches', () => {
     expect(out.map((h) => h.chunk.path)).toEqual(['b.js', 'c.js']);
   });
 
+  it('puts the chunk where a definition starts first, even when it is named after a neighbour, then other pieces', () => {
+    const call = hit('b.py', 1, 9, { symbol: 'main' });
+    // func_a and func_b share one chunk (lines 1-6), named after func_a; func_c's tail is its own chunk.
+    const group = hit('a.py', 1, 5, { symbol: 'func_a' });
+    const tail = hit('a.py', 20, 7, { symbol: 'func_b', endLine: 21 });
+    const out = symbolMatches(['func_b'], [[call, tail, group]], [{ path: 'a.py', startLine: 4 }]);
+    expect(out.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['a.py:1', 'a.py:20']);
+    // Without the symbol table, only the name match is found.
+    expect(symbolMatches(['func_b'], [[call, tail, group]]).map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['a.py:20']);
+  });
+
   it('is empty without identifiers', () => {
     expect(symbolMatches([], [[hit('a.js', 1, 1, { symbol: 'x' })]])).toEqual([]);
   });

@@ -13,6 +13,9 @@ import { makeSnippet } from './snippet.js';
 import { symbolMatches } from './symbol-matches.js';
 import { emptyFilterWarnings } from './empty-filter-warnings.js';
 
+/** Definitions of one query identifier looked up in the symbol table for the exact-symbol list. */
+const DEFINITIONS_PER_NAME = 20;
+
 /** Retrieval mode: hybrid (dense + BM25, fused by RRF), BM25 only, or dense only. */
 export type SearchMode = 'hybrid' | 'lexical' | 'dense';
 
@@ -142,7 +145,10 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (mode !== 'dense') lists.push(lexical);
       if (steps.symbolMatch && mode !== 'dense' && analysis.identifiers.length > 0) {
         const byName = await store.searchLexical(analysis.identifiers.join(' '), { limit: pool, filter });
-        const exact = symbolMatches(analysis.identifiers, [byName, ...lists]);
+        const definitions = await Promise.all(
+          analysis.identifiers.map((name) => store.findSymbols({ name, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix })),
+        );
+        const exact = symbolMatches(analysis.identifiers, [byName, ...lists], definitions.flat());
         if (exact.length > 0) lists.push(exact);
       }
       let fused = lists.length === 1 ? lists[0]! : reciprocalRankFusion(lists);

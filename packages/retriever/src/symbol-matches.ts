@@ -1,4 +1,4 @@
-import type { Chunk, ScoredChunk } from '@monorag/shared';
+import type { Chunk, ScoredChunk, SymbolHit } from '@monorag/shared';
 
 /** Lowercased identifier without sigils, brackets or a member path: `#onAbort` -> `onabort`, `pino.destination` -> `destination`. */
 export function normaliseSymbol(name: string): string {
@@ -15,23 +15,35 @@ function chunkNames(chunk: Chunk): string[] {
 }
 
 /**
- * The exact-symbol list: chunks from `candidates` (in their order, first occurrence of a range
- * kept) whose symbol or innermost scope equals one of `identifiers` after {@link normaliseSymbol}.
- * Definitions outrank mere mentions this way; BM25 alone ranks a short call site of `foo` close to
- * the definition of `foo`.
+ * The exact-symbol list: chunks from `candidates` (first occurrence of a range kept) that define one
+ * of `identifiers`. First the chunks holding the first line of one of `definitions` (the symbol
+ * table's definitions of those names: the chunk where a definition starts, even when it shares the
+ * chunk with smaller neighbours and the chunk is named after the first of them), then the chunks
+ * whose symbol or innermost scope equals an identifier after {@link normaliseSymbol} (the other
+ * pieces of a split definition), each group in candidate order. Definitions outrank mere mentions
+ * this way; BM25 alone ranks a short call site of `foo` close to the definition of `foo`.
  */
-export function symbolMatches(identifiers: readonly string[], candidates: readonly (readonly ScoredChunk[])[]): ScoredChunk[] {
+export function symbolMatches(
+  identifiers: readonly string[],
+  candidates: readonly (readonly ScoredChunk[])[],
+  definitions: readonly Pick<SymbolHit, 'path' | 'startLine'>[] = [],
+): ScoredChunk[] {
   const wanted = new Set(identifiers.map(normaliseSymbol).filter((n) => n !== ''));
   if (wanted.size === 0) return [];
-  const out: ScoredChunk[] = [];
+  const starts = new Map<string, number[]>();
+  for (const d of definitions) starts.set(d.path, [...(starts.get(d.path) ?? []), d.startLine]);
+  const heads: ScoredChunk[] = [];
+  const named: ScoredChunk[] = [];
   const seen = new Set<string>();
   for (const list of candidates) {
     for (const hit of list) {
       const key = `${hit.chunk.path}\0${hit.chunk.startLine}\0${hit.chunk.endLine}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (chunkNames(hit.chunk).some((n) => wanted.has(n))) out.push(hit);
+      const { path, startLine, endLine } = hit.chunk;
+      if (starts.get(path)?.some((line) => line >= startLine && line <= endLine)) heads.push(hit);
+      else if (chunkNames(hit.chunk).some((n) => wanted.has(n))) named.push(hit);
     }
   }
-  return out;
+  return [...heads, ...named];
 }

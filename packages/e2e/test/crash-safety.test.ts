@@ -72,4 +72,32 @@ describe('crash safety', () => {
     expect(after).toEqual(await snapshot(path.join(cleanDir, 'index.sqlite')));
     expect(Object.keys(after.manifest).length).toBe(report.files);
   }, 900_000);
+
+  it.skipIf(!existsSync(PINO))('Ctrl-C mid-run says what is kept and how to finish, frees the lock, and the rerun skips what was written', async () => {
+    const repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-sigint-')));
+    for (const part of ['lib', 'pino.js', 'README.md']) cpSync(path.join(PINO, part), path.join(repo, part), { recursive: true });
+    const env = { ...process.env, EMBEDDING_URL: embedder.url, MONORAG_LOG_LEVEL: 'warn', MONORAG_EMBED_BATCH_SIZE: '8' };
+    const storeFile = path.join(repo, '.monorag', 'index.sqlite');
+    const lockFile = path.join(repo, '.monorag', 'index.lock');
+    const { command, args } = cliCommand(['index', repo, '--quiet']);
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    for (;;) {
+      const indexed = existsSync(storeFile) ? await snapshot(storeFile).then((s) => Object.keys(s.manifest).length, () => 0) : 0;
+      if (indexed >= 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const indexerPid = Number(readFileSync(lockFile, 'utf8').trim());
+    process.kill(indexerPid, 'SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`monorag: interrupted (SIGINT); the files indexed so far are kept. Run \`monorag index ${repo}\` again to finish`);
+    expect(existsSync(lockFile)).toBe(false);
+    const partial = await snapshot(storeFile);
+    expect(Object.keys(partial.manifest).length).toBeGreaterThanOrEqual(3);
+    const resumed = await runCli(['index', repo, '--json'], { EMBEDDING_URL: embedder.url });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((JSON.parse(resumed.stdout) as { unchanged: number }).unchanged).toBe(Object.keys(partial.manifest).length);
+  }, 900_000);
 });

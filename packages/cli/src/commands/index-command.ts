@@ -1,6 +1,8 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, readPathQueue, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { deleteStoreFiles } from '@monorag/store';
 import { createProgressReporter } from '../progress-reporter.js';
 import { runEnqueueCommand } from './jobs-command.js';
 import { createProjectContext } from '../project-context.js';
@@ -81,6 +83,20 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   };
   const indexer = await openProjectIndexer(context, { rebuild: options.rebuild, onLockWait });
   const progress = createProgressReporter({ quiet: options.quiet || options.json });
+  // Ctrl-C: every file is written in its own transaction, so what is written stays; say so, free the lock, exit 130.
+  const onInterrupt = (signal: NodeJS.Signals): void => {
+    progress.stop();
+    process.stderr.write(
+      options.rebuild
+        ? `\nmonorag: interrupted (${signal}); the unfinished rebuild is discarded and the previous index is unchanged. Run \`monorag index --rebuild ${context.root}\` again to rebuild.\n`
+        : `\nmonorag: interrupted (${signal}); the files indexed so far are kept. Run \`monorag index ${context.root}\` again to finish (it skips what is already indexed).\n`,
+    );
+    if (options.rebuild) deleteStoreFiles(`${context.storeFile}.rebuild`);
+    if (indexLockHolder(context.dataDir) === process.pid) rmSync(path.join(context.dataDir, INDEX_LOCK_FILE), { force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   try {
     let enqueued = options.fromQueue ? readPathQueue(context.dataDir) : undefined;
     let report = await indexer.run(options.fromQueue ? [] : options.paths, (p) => progress.update(p));
@@ -110,6 +126,8 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     }
     return report;
   } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     progress.stop();
     await indexer.close();
   }

@@ -208,6 +208,20 @@ describe('monorag index and search handle bad input', () => {
     }
   });
 
+  it('--paths: a misspelt path is named in a warning, an absolute path inside the project works, --hook without --from-queue is refused', async () => {
+    const repo = makeFixtureRepo();
+    await index(repo);
+    writeFileSync(path.join(repo, 'src', 'slug.ts'), 'export const slugifiedAgain = 1;\n');
+    const run = await runCli(['index', repo, '--json', '--paths', path.join(repo, 'src', 'slug.ts'), 'src/slgu.ts'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ mode: 'paths', changed: 1 });
+    expect(run.stderr).toContain(`monorag: warning: --paths src/slgu.ts names no file or directory of ${repo} and nothing in its index; check the spelling`);
+    expect(run.stderr).not.toContain('--paths src/slug.ts');
+    const hook = await runCli(['index', repo, '--hook', 'post-commit'], env);
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).toContain('--hook applies only with --from-queue');
+  });
+
   it('refuses an empty query and a 100 KB query, naming the argument', async () => {
     const repo = makeFixtureRepo();
     await index(repo);

@@ -1,7 +1,8 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, readPathQueue, type IndexReport } from '@monorag/indexer';
-import { ErrorCode, MonoragError } from '@monorag/shared';
+import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
+import { resolvePathPrefix } from '@monorag/retriever';
 import { deleteStoreFiles } from '@monorag/store';
 import { createProgressReporter } from '../progress-reporter.js';
 import { runEnqueueCommand } from './jobs-command.js';
@@ -49,11 +50,17 @@ export async function runIndexCommand(project: string | undefined, options: Inde
       `--rebuild builds the whole tree and cannot be combined with ${options.fromQueue ? '--from-queue' : '--paths'}; run \`monorag index --rebuild\` alone.`,
     );
   }
+  if (options.hook !== undefined && !options.fromQueue) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, "--hook applies only with --from-queue (the git hooks' runs); drop it.");
+  }
   const context = createProjectContext({
     project,
     argName: '<path>',
     overrides: { dataDir: options.dataDir, index: { maxFileBytes: options.maxFileBytes } },
   });
+  // --paths takes repo-relative paths or absolute ones inside the project, as `search --path` does; the root itself means everything.
+  let paths = options.paths?.map((p) => (path.isAbsolute(p) ? (resolvePathPrefix(context.root, p, '--paths') ?? '') : p));
+  if (paths?.includes('')) paths = undefined;
   // Team stack: the work goes to `monorag worker` processes through BullMQ; in-process runs write SQLite only.
   if (context.config.queue.kind === 'bullmq') {
     await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json });
@@ -99,7 +106,8 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   process.once('SIGTERM', onInterrupt);
   try {
     let enqueued = options.fromQueue ? readPathQueue(context.dataDir) : undefined;
-    let report = await indexer.run(options.fromQueue ? [] : options.paths, (p) => progress.update(p));
+    if (paths) warnUnknownPaths(context.root, paths, await indexer.store.listFiles());
+    let report = await indexer.run(options.fromQueue ? [] : paths, (p) => progress.update(p));
     if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, enqueued, Date.now() - started, false));
     // Hooks that fired during the run saw the lock held and left their paths queued.
     while (options.fromQueue && pathQueueLength(context.dataDir) > 0 && indexLockHolder(context.dataDir) === null) {
@@ -130,6 +138,18 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     process.off('SIGTERM', onInterrupt);
     progress.stop();
     await indexer.close();
+  }
+}
+
+/**
+ * Warns on stderr about each `--paths` entry that names nothing: no file or directory in the tree and
+ * nothing in the index under it (a deleted file still in the index is a valid path: the run removes it).
+ */
+function warnUnknownPaths(root: string, paths: readonly string[], indexed: readonly FileRecord[]): void {
+  for (const raw of paths) {
+    const rel = raw.replace(/^\.\//, '').replace(/\/+$/, '');
+    if (existsSync(path.join(root, rel)) || indexed.some((f) => f.path === rel || f.path.startsWith(`${rel}/`))) continue;
+    process.stderr.write(`monorag: warning: --paths ${raw} names no file or directory of ${root} and nothing in its index; check the spelling (paths are relative to the project root).\n`);
   }
 }
 

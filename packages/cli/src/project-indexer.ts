@@ -153,6 +153,8 @@ export async function openProjectIndexer(
         }
         const queued = readPathQueue(context.dataDir);
         const all = paths === undefined || queued.full ? undefined : [...paths, ...queued.paths];
+        // A full run reads only what changed: check the whole file first, so damage elsewhere is not reported as success.
+        if (all === undefined && !swapPending) await store.checkIntegrity();
         if (all === undefined || all.some(isIgnoreRulesFile)) filter.reset();
         const report = await indexProject({
           root: context.root, store, chunker, embedder, maxFileBytes: context.config.index.maxFileBytes,

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { IndexReport } from '@monorag/indexer';
@@ -220,6 +220,26 @@ describe('monorag index and search handle bad input', () => {
     const hook = await runCli(['index', repo, '--hook', 'post-commit'], env);
     expect(hook.code).toBe(2);
     expect(hook.stderr).toContain('--hook applies only with --from-queue');
+  });
+
+  it('a full index run finds damage in pages no query reads and says to rebuild, instead of reporting success', async () => {
+    const repo = makeFixtureRepo();
+    await index(repo);
+    const file = path.join(repo, '.monorag', 'index.sqlite');
+    const checkpoint = await runCli(['search', 'slugify', '--lexical', '--project', repo], env); // leaves the WAL folded in at close
+    expect(checkpoint.code, checkpoint.stderr).toBe(0);
+    for (const suffix of ['-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    const bytes = readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    // Garble every page after the first few (schema and manifest pages stay readable).
+    for (let page = 4; page * pageSize < bytes.length; page += 2) bytes.fill(0x41, page * pageSize, page * pageSize + pageSize);
+    writeFileSync(file, bytes);
+    const run = await runCli(['index', repo, '--json'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`The index ${file} is damaged and could not pass its integrity check`);
+    expect(run.stderr).toContain('run `monorag index --rebuild`');
+    expect((await runCli(['index', repo, '--rebuild', '--json'], env)).code).toBe(0);
+    expect((await index(repo)).unchanged).toBe(Object.keys(FIXTURE_FILES).length);
   });
 
   it('refuses an empty query and a 100 KB query, naming the argument', async () => {

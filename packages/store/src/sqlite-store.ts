@@ -39,6 +39,12 @@ export interface SqliteStore extends ChunkStore {
    * @throws MonoragError `STORE_FAILED` naming `from` when it is not a readable SQLite file.
    */
   importEmbeddingCache(from: string): Promise<number>;
+  /**
+   * SQLite's `PRAGMA quick_check` over the whole file (about 20-40 ms for a 30 MB index, warm): damage
+   * in pages no query has read yet (a disk fault, a bad copy) is found before a run reports success.
+   * @throws MonoragError `STORE_FAILED` saying the file is damaged and to run `monorag index --rebuild`.
+   */
+  checkIntegrity(): Promise<void>;
 }
 
 /**
@@ -165,6 +171,13 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
 
     putCachedEmbeddings: (entries) =>
       guard('write the embedding cache', () => putCachedRows(db, identity, entries)),
+
+    checkIntegrity: () =>
+      guard('pass its integrity check', () => {
+        const problems = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
+        const first = problems[0]?.quick_check ?? 'ok';
+        if (first !== 'ok') throw Object.assign(new Error(first), { code: 'SQLITE_CORRUPT' });
+      }),
 
     importEmbeddingCache: (from) =>
       guard(`import the embedding cache of ${from}`, () => importCacheRows(db, identity.model, from)),

@@ -48,6 +48,8 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
       idleSeconds: config.embedding.idleSeconds,
       startupSeconds: config.embedding.startupSeconds,
       logger,
+      // A first search or index run otherwise waits 5-20 s in silence.
+      onSpawn: () => process.stderr.write(`monorag: starting the local embedding model (5-20 s${idleNote(config.embedding.idleSeconds)})\n`),
     }).then(async (server: { url: string; reused: boolean }) => {
       logger.info({ url: server.url, reused: server.reused }, 'embedding server ready');
       const http = createHttpEmbedder({ url: server.url, batchSize, timeoutMs, logger });
@@ -76,4 +78,10 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
     embed: (texts) => withRestart((e) => e.embed(texts)),
     vocabulary: () => (card ? Promise.resolve(card.vocabulary ?? undefined) : withRestart(async (e) => e.vocabulary?.())),
   };
+}
+
+/** How long the managed server outlives its last request, for the start-up note. */
+function idleNote(idleSeconds: number): string {
+  if (idleSeconds === 0) return '; it then keeps running';
+  return `; it then stays up until idle for ${idleSeconds >= 120 ? `${Math.round(idleSeconds / 60)} min` : `${idleSeconds} s`}`;
 }

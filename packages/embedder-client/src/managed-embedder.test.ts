@@ -50,10 +50,11 @@ function tempDataDir(): string {
 describe('startManagedEmbedder with the real model', () => {
   const dataDir = tempDataDir();
   let servers: ManagedEmbedder[] = [];
+  let spawned = 0;
 
   beforeAll(async () => {
     // Two starts at once must share one server.
-    servers = await Promise.all([0, 1].map(() => startManagedEmbedder({ dataDir, python, idleSeconds: 300, startupSeconds: 120 })));
+    servers = await Promise.all([0, 1].map(() => startManagedEmbedder({ dataDir, python, idleSeconds: 300, startupSeconds: 120, onSpawn: () => spawned++ })));
   });
 
   afterAll(async () => {
@@ -65,6 +66,7 @@ describe('startManagedEmbedder with the real model', () => {
     expect(a!.url).toBe(b!.url);
     expect(a!.pid).toBe(b!.pid);
     expect(servers.map((s) => s.reused).sort()).toEqual([false, true]);
+    expect(spawned).toBe(1); // the caller that spawned it is told (to say the model is loading); the one that reused it is not
     expect(a!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 

@@ -31,6 +31,8 @@ export interface ManagedEmbedderOptions {
   /** Seconds to wait for the server to answer /health (the model load takes 5-20 s). */
   startupSeconds: number;
   logger?: Logger;
+  /** Called once when a new server process is spawned (not when a running one is reused): the model load that follows takes 5-20 s. */
+  onSpawn?: () => void;
 }
 
 /** A running managed embedding server. */
@@ -111,6 +113,7 @@ async function launch(options: ManagedEmbedderOptions, logger: Logger | undefine
   child.once('exit', (code, signal) => (exit = { code, signal }));
   child.once('error', (error) => (exit = { error }));
   logger?.info({ python, url, logFile }, 'starting embedding server');
+  options.onSpawn?.();
 
   const started = Date.now();
   const deadline = started + startupSeconds * 1000;

@@ -8,7 +8,7 @@ export function formatResults(response: SearchResponse, snippetLines = 6): strin
   const out: string[] = [];
   if (response.results.length === 0) out.push('No results.');
   for (const hit of response.results) {
-    out.push(`${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toFixed(4)}`);
+    out.push(`${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toPrecision(4)}`);
     const lines = hit.snippet.split('\n');
     for (const line of lines.slice(0, snippetLines)) out.push(`    ${line}`);
     if (lines.length > snippetLines) out.push('    …');

@@ -62,4 +62,23 @@ describe('createRetriever', () => {
     expect((await retriever.search({ query: 'zzzz', pathPrefix: 'src/', mode: 'lexical' })).warnings).toEqual([]);
     await store.close();
   });
+
+  it('keeps tiny BM25 scores (a term in every chunk of a small index) distinct from zero', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-retriever-'));
+    dirs.push(dir);
+    const fake = createFakeEmbedder();
+    const info = await fake.info();
+    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
+    for (const c of [chunk('src/a.ts', 'retry retry once'), chunk('src/b.ts', 'retry later')]) {
+      await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
+    }
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    const { results } = await retriever.search({ query: 'retry', mode: 'lexical' });
+    expect(results.map((r) => r.path)).toEqual(['src/a.ts', 'src/b.ts']);
+    // FTS5 floors the IDF of a term in over half the rows at 1e-6: scores about 1e-6, which 6 decimals rounded to 0.
+    expect(results[0]!.score).toBeGreaterThan(0);
+    expect(results[0]!.score).toBeLessThan(1e-4);
+    expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
+    await store.close();
+  });
 });

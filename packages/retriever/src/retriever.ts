@@ -161,7 +161,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         symbol: chunk.symbol,
         kind: chunk.kind,
         language: chunk.language,
-        score: Number(score.toFixed(6)),
+        score: Number(score.toPrecision(6)),
         snippet: makeSnippet(chunk.content, limits.snippetChars),
       }));
       if (results.length === 0) warnings.push(...(await emptyFilterWarnings(store, request, filter)));

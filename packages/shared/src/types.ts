@@ -83,7 +83,7 @@ export interface SearchHit {
   symbol: string | null;
   kind: ChunkKind;
   language: string;
-  /** Fused score; higher is better. Comparable only within one response. */
+  /** Fused score (in lexical mode the BM25 score), to 6 significant digits; higher is better. Comparable only within one response. */
   score: number;
   /** Bounded excerpt of the chunk content (characters), starting at startLine. */
   snippet: string;

@@ -24,6 +24,8 @@ describe('resolveLanguageId', () => {
       `--language: unknown language "typscript" (did you mean "typescript"?). Give one of: ${LANGUAGE_IDS.join(', ')} (file extensions such as ts, js, py also work).`,
     );
     expect(() => resolveLanguageId('klingon', '--language')).toThrowError(/^--language: unknown language "klingon"\. Give one of: typescript, /);
+    // An empty value is not a near miss of a one-letter id.
+    expect(() => resolveLanguageId(' ', '--language')).toThrowError(/^--language: no language given\. Give one of: typescript, /);
     expect(() => resolveLanguageId('klingon')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });

@@ -34,10 +34,10 @@ export const LANGUAGE_IDS: readonly string[] = LANGUAGES.map((spec) => spec.id);
 export function resolveLanguageId(name: string, argName = 'language'): string {
   const id = ALIASES.get(name.trim().toLowerCase());
   if (id !== undefined) return id;
-  const nearest = nearestName(name.trim(), LANGUAGE_IDS);
+  const nearest = name.trim() === '' ? undefined : nearestName(name.trim(), LANGUAGE_IDS);
   throw new MonoragError(
     ErrorCode.INVALID_ARGUMENT,
-    `${argName}: unknown language "${name}"${nearest ? ` (did you mean "${nearest}"?)` : ''}. ` +
+    `${argName}: ${name.trim() === '' ? 'no language given' : `unknown language "${name}"`}${nearest ? ` (did you mean "${nearest}"?)` : ''}. ` +
       `Give one of: ${LANGUAGE_IDS.join(', ')} (file extensions such as ts, js, py also work).`,
   );
 }

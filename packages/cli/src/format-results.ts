@@ -1,14 +1,21 @@
 import type { SearchResponse } from '@monorag/retriever';
 
+/** A path as one printable line: control characters (a newline in a file name) written as JSON escapes. */
+export function printablePath(p: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(p) ? JSON.stringify(p) : p;
+}
+
 /**
  * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented
- * snippet. Warnings are not part of it: the command writes them to stderr.
+ * snippet. Warnings are not part of it: the command writes them to stderr. A path with control
+ * characters is printed quoted with escapes, so every result header stays one line.
  */
 export function formatResults(response: SearchResponse, snippetLines = 6): string {
   const out: string[] = [];
   if (response.results.length === 0) out.push('No results.');
   for (const hit of response.results) {
-    out.push(`${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toPrecision(4)}`);
+    out.push(`${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toPrecision(4)}`);
     const lines = hit.snippet.split('\n');
     for (const line of lines.slice(0, snippetLines)) out.push(`    ${line}`);
     if (lines.length > snippetLines) out.push('    …');

@@ -39,6 +39,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(MonoragError);
   });
 
+  it('names the source of a bad value: the flags, the environment or the file, whichever set it', () => {
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_MAX_FILE_BYTES: 'lots' } })).toThrowError(
+      /"index.maxFileBytes": .*\. It comes from the environment \(a MONORAG_\* or EMBEDDING_URL variable\); fix it there\.$/,
+    );
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ search: { defaultLimit: 'ten' } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(`It comes from ${path.join(root, 'monorag.json')}; fix it there.`);
+    // A flag wins over the file, so the flag is the source to fix.
+    expect(() => loadConfig({ projectRoot: root, env: {}, overrides: { search: { defaultLimit: 0 } } })).toThrowError(
+      /"search.defaultLimit": .*It comes from the command-line flags; fix it there\./,
+    );
+  });
+
   it('puts the managed embedder\'s state in the user\'s cache directory unless told otherwise', () => {
     const root = tempRoot();
     expect(loadConfig({ projectRoot: root, env: { HOME: '/home/ann' } }).embedding.stateDir).toBe('/home/ann/.cache/monorag/embedder');

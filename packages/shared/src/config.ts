@@ -189,6 +189,17 @@ export function mergeConfig(...sources: unknown[]): Record<string, unknown> {
   return out;
 }
 
+/** The value at `keyPath` inside nested plain objects, or undefined (an empty path gives undefined: the root is not a value). */
+function valueAt(source: unknown, keyPath: readonly string[]): unknown {
+  if (keyPath.length === 0) return undefined;
+  let value: unknown = source;
+  for (const key of keyPath) {
+    if (!isPlainObject(value)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
 function readConfigFile(file: string): unknown {
   if (!existsSync(file)) return {};
   let parsed: unknown;
@@ -217,7 +228,8 @@ function readConfigFile(file: string): unknown {
  */
 export function loadConfig({ projectRoot, env = process.env, overrides = {} }: LoadConfigOptions): Config {
   const file = path.join(projectRoot, CONFIG_FILE_NAME);
-  const merged = mergeConfig(defaultsFromEnv(env), readConfigFile(file), fromEnv(env), overrides);
+  const fromFile = readConfigFile(file);
+  const merged = mergeConfig(defaultsFromEnv(env), fromFile, fromEnv(env), overrides);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     // The environment and the flags only set known keys, so an unknown key comes from the file.
@@ -225,9 +237,16 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
     if (unknown) throw unknownKeyError(file, unknown.path.map(String), unknown.keys[0] ?? '');
     const issue = parsed.error.issues[0];
     const key = issue?.path.join('.') || '(root)';
+    // The source that set the value wins the merge: flags, then the environment, then the file.
+    const keyPath = (issue?.path ?? []).map(String);
+    const source =
+      valueAt(overrides, keyPath) !== undefined ? 'the command-line flags'
+        : valueAt(fromEnv(env), keyPath) !== undefined ? 'the environment (a MONORAG_* or EMBEDDING_URL variable)'
+          : valueAt(fromFile, keyPath) !== undefined ? file
+            : `${file}, the MONORAG_* / EMBEDDING_URL environment variables or the command-line flags`;
     throw new MonoragError(
       ErrorCode.CONFIG_INVALID,
-      `Invalid configuration value for "${key}": ${issue?.message ?? 'invalid'}. Check ${file}, the MONORAG_* / EMBEDDING_URL environment variables and the command-line flags.`,
+      `Invalid configuration value for "${key}": ${issue?.message ?? 'invalid'}. It comes from ${source}; fix it there.`,
     );
   }
   return parsed.data;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
 import { sha256, type Chunk } from '@monorag/shared';
-import { openSqliteStore } from '@monorag/store';
+import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRetriever } from './retriever.js';
 
@@ -21,16 +21,24 @@ describe('createRetriever', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('embeds a repeated query once (query vector cache) and a new query again', async () => {
+  const fake = createFakeEmbedder();
+  /** A real SQLite index in a temp dir holding `chunks` (one file each), embedded by the fake embedder. */
+  async function storeWith(chunks: Chunk[]): Promise<SqliteStore> {
     const dir = mkdtempSync(path.join(tmpdir(), 'monorag-retriever-'));
     dirs.push(dir);
-    const fake = createFakeEmbedder();
     const info = await fake.info();
+    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
+    for (const c of chunks) await writeChunk(store, c);
+    return store;
+  }
+  async function writeChunk(store: SqliteStore, c: Chunk): Promise<void> {
+    await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
+  }
+
+  it('embeds a repeated query once (query vector cache) and a new query again', async () => {
     const embedded: string[] = [];
     const counting: Embedder = { info: () => fake.info(), embed: (texts) => (embedded.push(...texts), fake.embed(texts)) };
-    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
-    const chunks = [chunk('src/a.ts', 'function retryRequest() {}'), chunk('src/b.ts', 'function parseHeaders() {}')];
-    for (const c of chunks) await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}'), chunk('src/b.ts', 'function parseHeaders() {}')]);
     const retriever = createRetriever({ store, getEmbedder: async () => counting, limits: LIMITS });
     const first = await retriever.search({ query: 'retry the request' });
     const again = await retriever.search({ query: 'retry the request', limit: 1 });
@@ -42,15 +50,10 @@ describe('createRetriever', () => {
   });
 
   it('says why a filtered search is empty: a --path prefix or a language no indexed file has', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-retriever-'));
-    dirs.push(dir);
-    const fake = createFakeEmbedder();
-    const info = await fake.info();
-    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
+    const store = await storeWith([]);
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
     expect((await retriever.search({ query: 'retry', pathPrefix: 'src/' })).warnings).toEqual(['The index holds no files yet; run `monorag index` first.']);
-    const c = chunk('src/a.ts', 'function retryRequest() {}');
-    await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
+    await writeChunk(store, chunk('src/a.ts', 'function retryRequest() {}'));
     const wrongPrefix = await retriever.search({ query: 'retry', pathPrefix: './lib/' });
     expect(wrongPrefix.results).toEqual([]);
     expect(wrongPrefix.warnings).toEqual(['No indexed file path starts with "lib/"; paths are relative to the project root (for example "src/a.ts").']);
@@ -64,14 +67,7 @@ describe('createRetriever', () => {
   });
 
   it('keeps tiny BM25 scores (a term in every chunk of a small index) distinct from zero', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-retriever-'));
-    dirs.push(dir);
-    const fake = createFakeEmbedder();
-    const info = await fake.info();
-    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: { model: info.model, dim: info.dim, chunkerVersion: 't' } });
-    for (const c of [chunk('src/a.ts', 'retry retry once'), chunk('src/b.ts', 'retry later')]) {
-      await store.writeFile({ path: c.path, contentHash: c.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [c], await fake.embed([c.content]));
-    }
+    const store = await storeWith([chunk('src/a.ts', 'retry retry once'), chunk('src/b.ts', 'retry later')]);
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
     const { results } = await retriever.search({ query: 'retry', mode: 'lexical' });
     expect(results.map((r) => r.path)).toEqual(['src/a.ts', 'src/b.ts']);

@@ -14,8 +14,8 @@ export interface Ablation {
 }
 
 /** The product's ranking steps (DEFAULT_RANKING): file evidence is off, see eval/RESULTS.md. */
-const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false };
-const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false };
+const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true };
+const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false };
 
 /** The product configuration: syntax-tree chunks, hybrid retrieval, every ranking step, pool 50. */
 export const MAIN_ABLATION = 'hybrid';
@@ -23,6 +23,7 @@ export const MAIN_ABLATION = 'hybrid';
 /** Every row of one eval run, the product configuration first. */
 export const ABLATIONS: Ablation[] = [
   { id: 'hybrid', label: 'syntax chunks, hybrid, all priors (product)', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 50 },
+  { id: 'hybrid-pools', label: 'syntax, hybrid, all priors, RRF over the truncated pools (no rank completion)', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, completeRanks: false }, candidatePool: 50 },
   { id: 'hybrid-no-priors', label: 'syntax, hybrid, plain RRF (no priors)', chunking: 'syntax', mode: 'hybrid', ranking: OFF, candidatePool: 50 },
   { id: 'hybrid-no-symbol', label: 'syntax, hybrid, without exact-symbol list', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, symbolMatch: false }, candidatePool: 50 },
   { id: 'hybrid-no-intent', label: 'syntax, hybrid, without intent prior', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, queryIntent: false }, candidatePool: 50 },

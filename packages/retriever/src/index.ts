@@ -9,6 +9,7 @@ export {
   type SearchResponse,
 } from './retriever.js';
 export { reciprocalRankFusion, RRF_K } from './reciprocal-rank-fusion.js';
+export { completeRankings, COMPLETION_DEPTH } from './complete-rankings.js';
 export { analyseQuery, type QueryAnalysis, type QueryIntent } from './analyse-query.js';
 export { DEFAULT_RANKING, INTENT_FACTORS, PROSE_LANGUAGES, type RankingOptions } from './ranking-options.js';
 export { symbolMatches, normaliseSymbol } from './symbol-matches.js';

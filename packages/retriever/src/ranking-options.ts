@@ -20,10 +20,16 @@ export interface RankingOptions {
    * Off by default: it no longer measurably helps (eval/RESULTS.md).
    */
   fileEvidence: boolean;
+  /**
+   * Hybrid fusion over complete rankings: each retriever ranks every candidate of both pools (read
+   * from its top `COMPLETION_DEPTH`), instead of RRF over the two truncated pools, where a chunk one
+   * retriever ranks first and the other left out of its pool counts as unranked there.
+   */
+  completeRanks: boolean;
 }
 
 /** The product's ranking steps: every step that measurably helps on the eval (file evidence does not). */
-export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false };
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true };
 
 /**
  * Multipliers of the fused score by query intent and chunk kind (prose vs code). Chosen a priori as

@@ -4,6 +4,7 @@ import type { ChunkStore, SearchFilter } from '@monorag/store';
 import { analyseQuery } from './analyse-query.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
+import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
 import { createQueryVectorCache, QUERY_CACHE_ENTRIES } from './query-vector-cache.js';
@@ -97,7 +98,8 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
  * Creates a retriever. Query path (DESIGN.md): analyse the query (identifiers, file references,
  * intent); scope to a file the query names when exactly one indexed file matches; dense top-k and
  * BM25 top-k (k = candidatePool), plus an exact-symbol list when the query names identifiers; fuse
- * by reciprocal rank fusion (k = 60); optionally add file evidence (off by default); weight by intent (prose vs code); cut to the limit.
+ * by reciprocal rank fusion (k = 60) over complete rankings of the candidates (each retriever read
+ * to {@link COMPLETION_DEPTH} to rank the other's candidates); optionally add file evidence (off by default); weight by intent (prose vs code); cut to the limit.
  * The last {@link QUERY_CACHE_ENTRIES} query embeddings are kept, so a repeated query costs no model call.
  */
 export function createRetriever({ store, getEmbedder, limits, ranking, logger }: RetrieverOptions): Retriever {
@@ -129,20 +131,23 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       const warnings: string[] = [];
       let mode: SearchMode = request.mode ?? 'hybrid';
       const lists: ScoredChunk[][] = [];
+      // Hybrid reads each retriever deeper than its pool, to rank the other retriever's candidates too.
+      const depth = mode === 'hybrid' && steps.completeRanks ? Math.max(pool, COMPLETION_DEPTH) : pool;
       let lexical: ScoredChunk[] = [];
-      if (mode !== 'dense') lexical = await store.searchLexical(query, { limit: pool, filter });
+      if (mode !== 'dense') lexical = await store.searchLexical(query, { limit: depth, filter });
       if (mode === 'dense') {
         lists.push(await dense(query, filter, pool));
       } else if (mode === 'hybrid') {
         try {
-          lists.push(await dense(query, filter, pool));
+          lists.push(await dense(query, filter, depth));
         } catch (error) {
           logger?.warn({ err: errorMessage(error) }, 'dense retrieval failed; falling back to BM25');
           warnings.push(`Dense retrieval unavailable (${errorMessage(error)}); results are BM25 only.`);
           mode = 'lexical';
         }
       }
-      if (mode !== 'dense') lists.push(lexical);
+      if (mode === 'hybrid') lists.push(...(depth > pool ? completeRankings([lists.pop()!, lexical], pool) : [lists.pop()!, lexical]));
+      else if (mode === 'lexical') lists.push(lexical.slice(0, pool));
       if (steps.symbolMatch && mode !== 'dense' && analysis.identifiers.length > 0) {
         const byName = await store.searchLexical(analysis.identifiers.join(' '), { limit: pool, filter });
         const definitions = await Promise.all(

@@ -1,0 +1,35 @@
+import type { ScoredChunk } from '@monorag/shared';
+
+/** How deep each retriever's ranking is read to place every fused candidate, in chunks. */
+export const COMPLETION_DEPTH = 1000;
+
+const keyOf = (hit: ScoredChunk): string => `${hit.chunk.path}\0${hit.chunk.startLine}\0${hit.chunk.endLine}`;
+
+/**
+ * Turns deep rankings (each retriever's top {@link COMPLETION_DEPTH}, best first) into rankings of
+ * the same candidate set: the union of every list's top `pool`. Each output list holds every
+ * candidate, in the order its retriever ranks them; a candidate the retriever did not return within
+ * its deep list comes last (in the order of first appearance), since that retriever ranks it below
+ * everything it returned. Reciprocal rank fusion is defined over rankings of the same documents
+ * (Cormack, Clarke and Büttcher 2009 fused full TREC runs); fusing truncated pools scores a chunk one
+ * retriever missed from its pool as if that retriever ranked it nowhere, so a chunk one list ranks
+ * first loses to chunks both lists rank moderately. Lists are not re-scored: scores stay those of the
+ * retriever, ranks are what fusion reads.
+ */
+export function completeRankings(deepLists: readonly (readonly ScoredChunk[])[], pool: number): ScoredChunk[][] {
+  const candidates = new Map<string, ScoredChunk>();
+  for (const list of deepLists) for (const hit of list.slice(0, pool)) if (!candidates.has(keyOf(hit))) candidates.set(keyOf(hit), hit);
+  return deepLists.map((list) => {
+    const seen = new Set<string>();
+    const out: ScoredChunk[] = [];
+    for (const hit of list) {
+      const key = keyOf(hit);
+      if (candidates.has(key) && !seen.has(key)) {
+        seen.add(key);
+        out.push(hit);
+      }
+    }
+    for (const [key, hit] of candidates) if (!seen.has(key)) out.push(hit);
+    return out;
+  });
+}

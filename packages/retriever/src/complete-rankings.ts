@@ -1,9 +1,8 @@
 import type { ScoredChunk } from '@monorag/shared';
+import { rangeKey } from './range-key.js';
 
 /** How deep each retriever's ranking is read to place every fused candidate, in chunks. */
 export const COMPLETION_DEPTH = 1000;
-
-const keyOf = (hit: ScoredChunk): string => `${hit.chunk.path}\0${hit.chunk.startLine}\0${hit.chunk.endLine}`;
 
 /**
  * Turns deep rankings (each retriever's top {@link COMPLETION_DEPTH}, best first) into rankings of
@@ -18,12 +17,17 @@ const keyOf = (hit: ScoredChunk): string => `${hit.chunk.path}\0${hit.chunk.star
  */
 export function completeRankings(deepLists: readonly (readonly ScoredChunk[])[], pool: number): ScoredChunk[][] {
   const candidates = new Map<string, ScoredChunk>();
-  for (const list of deepLists) for (const hit of list.slice(0, pool)) if (!candidates.has(keyOf(hit))) candidates.set(keyOf(hit), hit);
+  for (const list of deepLists) {
+    for (const hit of list.slice(0, pool)) {
+      const key = rangeKey(hit);
+      if (!candidates.has(key)) candidates.set(key, hit);
+    }
+  }
   return deepLists.map((list) => {
     const seen = new Set<string>();
     const out: ScoredChunk[] = [];
     for (const hit of list) {
-      const key = keyOf(hit);
+      const key = rangeKey(hit);
       if (candidates.has(key) && !seen.has(key)) {
         seen.add(key);
         out.push(hit);

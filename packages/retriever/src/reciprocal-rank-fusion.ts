@@ -1,4 +1,5 @@
 import type { ScoredChunk } from '@monorag/shared';
+import { rangeKey } from './range-key.js';
 
 /**
  * The RRF constant k = 60, from Cormack, Clarke and Büttcher, "Reciprocal Rank Fusion outperforms
@@ -16,7 +17,7 @@ export function reciprocalRankFusion(lists: readonly (readonly ScoredChunk[])[],
   for (const list of lists) {
     const seen = new Set<string>();
     list.forEach((hit, index) => {
-      const key = `${hit.chunk.path}\0${hit.chunk.startLine}\0${hit.chunk.endLine}`;
+      const key = rangeKey(hit);
       if (seen.has(key)) return;
       seen.add(key);
       const contribution = 1 / (k + index + 1);

@@ -1,4 +1,5 @@
 import type { Chunk, ScoredChunk, SymbolHit } from '@monorag/shared';
+import { rangeKey } from './range-key.js';
 
 /** Lowercased identifier without sigils, brackets or a member path: `#onAbort` -> `onabort`, `pino.destination` -> `destination`. */
 export function normaliseSymbol(name: string): string {
@@ -37,7 +38,7 @@ export function symbolMatches(
   const seen = new Set<string>();
   for (const list of candidates) {
     for (const hit of list) {
-      const key = `${hit.chunk.path}\0${hit.chunk.startLine}\0${hit.chunk.endLine}`;
+      const key = rangeKey(hit);
       if (seen.has(key)) continue;
       seen.add(key);
       const { path, startLine, endLine } = hit.chunk;

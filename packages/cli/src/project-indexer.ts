@@ -30,6 +30,12 @@ export interface ProjectIndexer {
    * @returns whether the file was reopened.
    */
   follow(): Promise<boolean>;
+  /**
+   * For a process about to exit in the middle of a run (Ctrl-C): deletes an unfinished rebuild's file
+   * and releases the locks this process holds, synchronously. The index file needs nothing: every file
+   * is written in its own transaction, and SQLite recovers the rest on the next open.
+   */
+  abandon(): void;
   close(): Promise<void>;
 }
 
@@ -104,6 +110,8 @@ export async function openProjectIndexer(
   let openedInode = rebuild ? undefined : inodeOf(context.storeFile);
   let swapPending = rebuild;
   let running = false;
+  /** The lock of the run in progress, for {@link ProjectIndexer.abandon}. */
+  let runLock: { release(): void } | undefined;
   let reopening: Promise<void> | undefined;
   /** Closes the open store and opens the index file anew, pointing the shared handle at it (one reopen at a time). */
   const reopen = async (): Promise<void> => {
@@ -141,6 +149,7 @@ export async function openProjectIndexer(
     async run(paths, onProgress) {
       const lock = rebuildLock ?? (await acquire());
       rebuildLock = undefined;
+      runLock = lock;
       running = true;
       try {
         await reopening;
@@ -166,8 +175,14 @@ export async function openProjectIndexer(
         return report;
       } finally {
         running = false;
+        runLock = undefined;
         lock.release();
       }
+    },
+    abandon() {
+      if (swapPending) deleteStoreFiles(rebuildFile);
+      runLock?.release();
+      rebuildLock?.release();
     },
     async follow() {
       await reopening;

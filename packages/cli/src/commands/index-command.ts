@@ -1,9 +1,8 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, readPathQueue, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
-import { deleteStoreFiles } from '@monorag/store';
 import { createProgressReporter } from '../progress-reporter.js';
 import { runEnqueueCommand } from './jobs-command.js';
 import { createProjectContext } from '../project-context.js';
@@ -98,8 +97,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
         ? `\nmonorag: interrupted (${signal}); the unfinished rebuild is discarded and the previous index is unchanged. Run \`monorag index --rebuild ${context.root}\` again to rebuild.\n`
         : `\nmonorag: interrupted (${signal}); the files indexed so far are kept. Run \`monorag index ${context.root}\` again to finish (it skips what is already indexed).\n`,
     );
-    if (options.rebuild) deleteStoreFiles(`${context.storeFile}.rebuild`);
-    if (indexLockHolder(context.dataDir) === process.pid) rmSync(path.join(context.dataDir, INDEX_LOCK_FILE), { force: true });
+    indexer.abandon();
     process.exit(130);
   };
   process.once('SIGINT', onInterrupt);

@@ -1,6 +1,8 @@
 // Public surface of @monorag/retriever: named exports only.
 export {
   createRetriever,
+  type RankingStage,
+  type RankingTrace,
   type Retriever,
   type RetrieverLimits,
   type RetrieverOptions,

@@ -77,4 +77,25 @@ describe('createRetriever', () => {
     expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
     await store.close();
   });
+  it('traces every stage of the query path in order, the last list being the results', async () => {
+    const store = await storeWith([
+      { ...chunk('src/a.ts', 'function retryRequest() { return retry() }'), symbol: 'retryRequest' },
+      chunk('src/b.ts', 'function parseHeaders() {}'),
+      chunk('docs/retry.md', 'retryRequest retries a request'),
+    ]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    const stages: string[] = [];
+    let last: readonly string[] = [];
+    const response = await retriever.search({ query: 'retryRequest' }, (stage, list) => {
+      stages.push(stage);
+      last = list.map((h) => h.chunk.path);
+    });
+    // Hybrid, an identifier in the query (exact-symbol list), file evidence off by default, intent on.
+    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent']);
+    expect(response.results.map((r) => r.path)).toEqual(last.slice(0, response.results.length));
+    const lexicalStages: string[] = [];
+    await retriever.search({ query: 'parse headers', mode: 'lexical' }, (stage) => lexicalStages.push(stage));
+    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent']);
+    await store.close();
+  });
 });

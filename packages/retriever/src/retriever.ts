@@ -67,13 +67,25 @@ export interface RetrieverOptions {
   logger?: Logger;
 }
 
+/**
+ * A stage of the query path whose ranked list {@link RankingTrace} receives: the retrievers' lists as
+ * fused (`dense`, `bm25`: complete rankings of the candidates in hybrid mode, else the top `pool`),
+ * the exact-symbol list (`symbol`, only when the query names identifiers), the fused list (`rrf`),
+ * and the list after each prior that is switched on (`file`, `intent`).
+ */
+export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent';
+
+/** Receives each stage's ranked list, best first, in query-path order (for diagnostics such as `pnpm eval:explain`). */
+export type RankingTrace = (stage: RankingStage, list: readonly ScoredChunk[]) => void;
+
 /** Hybrid retrieval over one project's index. */
 export interface Retriever {
   /**
+   * @param trace optional; called with every stage's list (see {@link RankingStage})
    * @throws MonoragError `INVALID_ARGUMENT` naming `query` or `limit`; `EMBEDDER_UNAVAILABLE` in
    *   `dense` mode when the embedder fails (hybrid mode falls back to BM25 with a warning instead).
    */
-  search(request: SearchRequest): Promise<SearchResponse>;
+  search(request: SearchRequest, trace?: RankingTrace): Promise<SearchResponse>;
 }
 
 function validate(request: SearchRequest, limits: RetrieverLimits): { query: string; limit: number } {
@@ -117,7 +129,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
   }
 
   return {
-    async search(request) {
+    async search(request, trace) {
       const { query, limit } = validate(request, limits);
       const analysis = analyseQuery(query);
       const filter: SearchFilter = {};
@@ -148,17 +160,32 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       }
       if (mode === 'hybrid') lists.push(...(depth > pool ? completeRankings([lists.pop()!, lexical], pool) : [lists.pop()!, lexical]));
       else if (mode === 'lexical') lists.push(lexical.slice(0, pool));
+      if (trace) {
+        if (mode === 'lexical') trace('bm25', lists[0]!);
+        else trace('dense', lists[0]!);
+        if (mode === 'hybrid') trace('bm25', lists[1]!);
+      }
       if (steps.symbolMatch && mode !== 'dense' && analysis.identifiers.length > 0) {
         const byName = await store.searchLexical(analysis.identifiers.join(' '), { limit: pool, filter });
         const definitions = await Promise.all(
           analysis.identifiers.map((name) => store.findSymbols({ name, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix })),
         );
         const exact = symbolMatches(analysis.identifiers, [byName, ...lists], definitions.flat());
-        if (exact.length > 0) lists.push(exact);
+        if (exact.length > 0) {
+          lists.push(exact);
+          trace?.('symbol', exact);
+        }
       }
       let fused = lists.length === 1 ? lists[0]! : reciprocalRankFusion(lists);
-      if (steps.fileEvidence) fused = applyFileEvidence(fused);
-      if (steps.queryIntent) fused = applyIntent(fused, analysis.intent);
+      trace?.('rrf', fused);
+      if (steps.fileEvidence) {
+        fused = applyFileEvidence(fused);
+        trace?.('file', fused);
+      }
+      if (steps.queryIntent) {
+        fused = applyIntent(fused, analysis.intent);
+        trace?.('intent', fused);
+      }
       const results: SearchHit[] = fused.slice(0, limit).map(({ chunk, score }) => ({
         path: chunk.path,
         startLine: chunk.startLine,

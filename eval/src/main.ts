@@ -17,6 +17,7 @@ import { readGolden } from './golden.js';
 import { CACHE_DIR, indexAll, type ChunkingVariant } from './index-all.js';
 import { scoreQuestion, summarise, type QuestionScore } from './metrics.js';
 import { openEmbedder } from './open-embedder.js';
+import { comparePaired } from './paired-comparison.js';
 import { renderMarkdown, type RowResult } from './render-markdown.js';
 
 const { values: flags } = parseArgs({
@@ -111,6 +112,7 @@ if (flags.check) {
   }
   check = checkBaseline(main.overall, JSON.parse(readFileSync(baselineFile, 'utf8')) as Baseline);
 }
+const paired = results.filter((r) => r.id !== main.id).map((r) => ({ id: r.id, comparison: comparePaired(main.questions as QuestionScore[], r.questions as QuestionScore[]) }));
 const wallMs = Date.now() - started;
 const report = {
   startedAt: new Date(started).toISOString(),
@@ -121,6 +123,7 @@ const report = {
   questions: questions.length,
   checkedRow: main.id,
   check,
+  paired,
   rows: results,
 };
 const outDir = path.join(EVAL_DIR, 'out');
@@ -128,7 +131,7 @@ mkdirSync(outDir, { recursive: true });
 const outFile = path.join(outDir, `eval-${report.startedAt.replace(/[:.]/g, '-')}.json`);
 writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(path.join(outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(renderMarkdown(results, main.id, { wallMs, indexMs, questions: questions.length }));
+process.stdout.write(renderMarkdown(results, main.id, { wallMs, indexMs, questions: questions.length }, paired));
 say(`wrote ${outFile}`);
 if (check) {
   for (const line of check.lines) say(`check (${main.id}): ${line}`);

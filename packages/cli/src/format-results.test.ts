@@ -18,4 +18,11 @@ describe('formatResults', () => {
     expect(lines[0]).toBe('"odd\\nname.ts":1-2  f  0.000001234');
     expect(lines[1]).toBe('    function f() {}');
   });
+
+  it('adds a ranks line per result with --explain, "-" where a stage lacks the result', () => {
+    const hit = { path: 'src/a.ts', startLine: 3, endLine: 9, symbol: 'f', kind: 'function' as const, language: 'typescript', score: 0.03, snippet: 'function f() {}' };
+    const response: SearchResponse = { results: [hit], mode: 'hybrid', index, warnings: [] };
+    const lines = formatResults(response, 6, [{ dense: 4, bm25: null, rrf: 2, intent: 1 }]).split('\n');
+    expect(lines.slice(0, 3)).toEqual(['src/a.ts:3-9  f  0.03000', '  ranks: dense 4, bm25 -, rrf 2, intent 1', '    function f() {}']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { SearchResponse } from '@monorag/retriever';
+import type { SearchResponse, StageRanks } from '@monorag/retriever';
 
 /** A path as one printable line: control characters (a newline in a file name) written as JSON escapes. */
 export function printablePath(p: string): string {
@@ -9,13 +9,17 @@ export function printablePath(p: string): string {
 /**
  * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented
  * snippet. Warnings are not part of it: the command writes them to stderr. A path with control
- * characters is printed quoted with escapes, so every result header stays one line.
+ * characters is printed quoted with escapes, so every result header stays one line. With `ranks`
+ * (`search --explain`, one entry per result), a `ranks:` line follows each header: the result's rank
+ * in each stage, `-` where the stage's list lacks it.
  */
-export function formatResults(response: SearchResponse, snippetLines = 6): string {
+export function formatResults(response: SearchResponse, snippetLines = 6, ranks?: readonly StageRanks[]): string {
   const out: string[] = [];
   if (response.results.length === 0) out.push('No results.');
-  for (const hit of response.results) {
+  for (const [i, hit] of response.results.entries()) {
     out.push(`${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toPrecision(4)}`);
+    const stages = ranks?.[i];
+    if (stages) out.push(`  ranks: ${Object.entries(stages).map(([stage, rank]) => `${stage} ${rank ?? '-'}`).join(', ')}`);
     const lines = hit.snippet.split('\n');
     for (const line of lines.slice(0, snippetLines)) out.push(`    ${line}`);
     if (lines.length > snippetLines) out.push('    …');

@@ -59,9 +59,9 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
   };
   const inner = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
   const retriever: Retriever = {
-    search: async (request) => {
+    search: async (request, trace) => {
       await follow();
-      return inner.search(request);
+      return inner.search(request, trace);
     },
   };
   // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked or edited files changed since the last run, a run in another process.

@@ -49,6 +49,7 @@ export function createProgram(): Command {
     .option('--language <id>', 'only results of this language (e.g. typescript or ts, python or py, markdown or md)')
     .option('--lexical', 'BM25 only; needs no embedding model')
     .option('--json', 'print {"results":[...]} as JSON on stdout and nothing else')
+    .option('--explain', "show each result's rank in every ranking stage (dense, bm25, symbol, rrf, intent)")
     .action(async (query: string, opts) => {
       await runSearchCommand(query, opts);
     });

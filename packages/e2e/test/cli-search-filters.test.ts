@@ -50,3 +50,22 @@ describe('monorag search --language and --path', () => {
     expect(outside.stderr).toContain(`monorag: --path: /etc is outside the project ${repo}; give a path inside it`);
   });
 });
+
+describe('monorag search --explain', () => {
+  it("gives each result its rank in every stage; the last stage's rank is the result's own place", async () => {
+    const run = await runCli(['search', 'cache capacity sections title', '--json', '--explain', '--project', repo], env);
+    expect(run.code, run.stderr).toBe(0);
+    const { results, mode } = JSON.parse(run.stdout) as { mode: string; results: { path: string; explain: Record<string, number | null> }[] };
+    expect(mode).toBe('hybrid');
+    expect(results.length).toBeGreaterThan(1);
+    results.forEach((hit, i) => {
+      // No identifier in the query: no exact-symbol list; file evidence is off by default.
+      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'rrf', 'intent']);
+      expect(hit.explain.intent).toBe(i + 1);
+      expect(hit.explain.rrf).toBeGreaterThanOrEqual(1);
+    });
+    const text = await runCli(['search', 'cache capacity sections title', '--lexical', '--explain', '--project', repo], env);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.split('\n')[1]).toBe('  ranks: bm25 1, rrf 1, intent 1');
+  });
+});

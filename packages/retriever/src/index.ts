@@ -20,6 +20,7 @@ export { applyFileEvidence, FILE_EVIDENCE_WEIGHT } from './apply-file-evidence.j
 export { resolveFileScope } from './resolve-file-scope.js';
 export { readIndexFreshness, type FreshnessProbe, type IndexFreshness } from './index-freshness.js';
 export { makeSnippet } from './snippet.js';
+export { stageRanks, type StageRanks } from './stage-ranks.js';
 export { resolveProjectPath, type ProjectPath } from './project-path.js';
 export { resolvePathPrefix } from './resolve-path-prefix.js';
 export { readFileContext, type FileContext, type FileContextOptions } from './file-context.js';

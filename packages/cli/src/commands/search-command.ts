@@ -1,5 +1,6 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import { resolvePathPrefix, type SearchResponse } from '@monorag/retriever';
+import { resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
+import type { ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
 import { createProjectContext } from '../project-context.js';
@@ -13,12 +14,16 @@ export interface SearchCommandOptions {
   language?: string;
   lexical?: boolean;
   json?: boolean;
+  /** Add each result's rank in every ranking stage (`explain` per result in JSON, a `ranks:` line in text). */
+  explain?: boolean;
 }
 
 /**
  * `monorag search <query>`: prints results; with `--json` prints only
  * `{"results":[{path,startLine,endLine,symbol,kind,score,snippet,language}], "mode", "index", "warnings"}` on stdout.
  * `--language` takes an id or an alias (`ts`, `py`, ...); `--path` a repo-relative prefix or an absolute path inside the project.
+ * `--explain` adds, per result, its 1-based rank in each stage of the query path (dense, bm25, symbol,
+ * rrf, then each prior), `null` where a stage's list lacks it.
  * @throws MonoragError `INVALID_ARGUMENT` for an unknown language, `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<SearchResponse> {
@@ -27,17 +32,17 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
   const pathPrefix = options.path === undefined ? undefined : resolvePathPrefix(context.root, options.path, '--path');
   const index = await openRetriever(context);
   try {
-    const searched = await index.retriever.search({
-      query,
-      limit: options.limit,
-      pathPrefix,
-      language,
-      mode: options.lexical ? 'lexical' : 'hybrid',
-    });
+    const stages: [RankingStage, readonly ScoredChunk[]][] = [];
+    const searched = await index.retriever.search(
+      { query, limit: options.limit, pathPrefix, language, mode: options.lexical ? 'lexical' : 'hybrid' },
+      options.explain ? (stage, list) => stages.push([stage, list]) : undefined,
+    );
     // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress).
-    const response = { ...searched, index: await index.readFreshness() };
+    const response: SearchResponse = { ...searched, index: await index.readFreshness() };
+    const ranks: StageRanks[] | undefined = options.explain ? stageRanks(stages, response.results) : undefined;
     if (!options.json) for (const warning of response.warnings) process.stderr.write(`monorag: warning: ${warning}\n`);
-    process.stdout.write(options.json ? `${JSON.stringify(response)}\n` : formatResults(response));
+    const json = ranks ? { ...response, results: response.results.map((hit, i) => ({ ...hit, explain: ranks[i] })) } : response;
+    process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : formatResults(response, undefined, ranks));
     return response;
   } finally {
     await index.close();

@@ -49,7 +49,7 @@ export function createProjectContext({ project, argName, overrides }: ProjectCon
   const root = resolveProjectRoot(project, argName);
   const config = loadConfig({ projectRoot: root, overrides });
   const dataDir = path.resolve(root, config.dataDir ?? '.monorag');
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stderr.isTTY === true) });
   return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger };
 }
 

@@ -17,6 +17,12 @@ describe('loadConfig', () => {
     expect(config.search.defaultLimit).toBe(10);
   });
 
+  it('reads the log format from the environment (auto by default) and rejects an unknown one', () => {
+    expect(loadConfig({ projectRoot: tempRoot(), env: {} }).logFormat).toBe('auto');
+    expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_LOG_FORMAT: 'json' } }).logFormat).toBe('json');
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_LOG_FORMAT: 'xml' } })).toThrowError(/"logFormat".*"auto"\|"json"\|"pretty".*environment/);
+  });
+
   it('layers file < env < flags', () => {
     const root = tempRoot();
     writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ index: { maxFileBytes: 10 }, search: { defaultLimit: 3 } }));

@@ -28,6 +28,11 @@ export const configSchema = z.strictObject({
   dataDir: z.string().min(1).optional(),
   /** pino level. Env `MONORAG_LOG_LEVEL`. */
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /**
+   * Log lines on stderr: `json` (one JSON object per line, for collectors), `pretty` (one readable
+   * line per record), or `auto`: pretty when stderr is a terminal, else JSON. Env `MONORAG_LOG_FORMAT`.
+   */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   index: z
     .strictObject({
       /** Files larger than this many bytes are skipped. Env `MONORAG_MAX_FILE_BYTES`. Default 1 MiB. */
@@ -165,6 +170,7 @@ function fromEnv(env: Record<string, string | undefined>): ConfigInput {
   const out: Record<string, unknown> = { embedding, index, store, queue };
   if (env.MONORAG_DATA_DIR) out.dataDir = env.MONORAG_DATA_DIR;
   if (env.MONORAG_LOG_LEVEL) out.logLevel = env.MONORAG_LOG_LEVEL;
+  if (env.MONORAG_LOG_FORMAT) out.logFormat = env.MONORAG_LOG_FORMAT;
   return out as ConfigInput;
 }
 

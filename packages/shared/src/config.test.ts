@@ -20,6 +20,8 @@ describe('loadConfig', () => {
   it('reads the log format from the environment (auto by default) and rejects an unknown one', () => {
     expect(loadConfig({ projectRoot: tempRoot(), env: {} }).logFormat).toBe('auto');
     expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_LOG_FORMAT: 'json' } }).logFormat).toBe('json');
+    // Level and format names are taken in any case from the environment.
+    expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_LOG_FORMAT: 'Pretty', MONORAG_LOG_LEVEL: 'INFO' } })).toMatchObject({ logFormat: 'pretty', logLevel: 'info' });
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_LOG_FORMAT: 'xml' } })).toThrowError(/"logFormat".*"auto"\|"json"\|"pretty".*environment/);
   });
 
@@ -47,7 +49,7 @@ describe('loadConfig', () => {
 
   it('names the source of a bad value: the flags, the environment or the file, whichever set it', () => {
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_MAX_FILE_BYTES: 'lots' } })).toThrowError(
-      /"index.maxFileBytes": .*\. It comes from the environment \(a MONORAG_\* or EMBEDDING_URL variable\); fix it there\.$/,
+      /"index.maxFileBytes": .*\. It comes from the environment variable MONORAG_MAX_FILE_BYTES; fix it there\.$/,
     );
     const root = tempRoot();
     writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ search: { defaultLimit: 'ten' } }));
@@ -77,12 +79,15 @@ describe('loadConfig', () => {
     }
     for (const section of ['5', 'null', '"big"']) {
       writeFileSync(file, `{"index": ${section}}`);
-      expect(() => loadConfig({ projectRoot: root, env: { MONORAG_MAX_FILE_BYTES: '20' } })).toThrowError(/Invalid configuration value for "index"/);
+      // The environment sets a key inside "index", but the bad value is the file's.
+      expect(() => loadConfig({ projectRoot: root, env: { MONORAG_MAX_FILE_BYTES: '20' } })).toThrowError(/Invalid configuration value for "index": .*It comes from .*monorag\.json; fix it there\.$/);
     }
     writeFileSync(file, JSON.stringify({ search: { defaultLimit: 100 } }));
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
-      /Invalid configuration value for "search.defaultLimit": search.defaultLimit must not exceed search.maxLimit/,
+      /Invalid configuration value for "search.defaultLimit": search.defaultLimit \(100\) must not exceed search.maxLimit \(50\); lower the one or raise the other/,
     );
+    writeFileSync(file, JSON.stringify({ search: { maxLimit: 5 } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(/search.defaultLimit \(10\) must not exceed search.maxLimit \(5\)/);
     writeFileSync(file, JSON.stringify({ search: { maxLimit: 100_000 } }));
     expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(/Invalid configuration value for "search.maxLimit": .*4096/);
     writeFileSync(file, JSON.stringify({ search: { candidatePool: 5000 } }));

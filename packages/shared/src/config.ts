@@ -117,9 +117,14 @@ export const configSchema = z.strictObject({
       /** Snippet size in characters. */
       snippetChars: positiveInt.default(600),
     })
-    .refine((search) => search.defaultLimit <= search.maxLimit, {
-      message: 'search.defaultLimit must not exceed search.maxLimit',
-      path: ['defaultLimit'],
+    .superRefine((search, ctx) => {
+      if (search.defaultLimit > search.maxLimit) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['defaultLimit'],
+          message: `search.defaultLimit (${search.defaultLimit}) must not exceed search.maxLimit (${search.maxLimit}); lower the one or raise the other`,
+        });
+      }
     })
     .default({ defaultLimit: 10, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 600 }),
 });
@@ -146,31 +151,42 @@ function defaultsFromEnv(env: Record<string, string | undefined>): ConfigInput {
   return (cache ? { embedding: { stateDir: path.join(cache, 'monorag', 'embedder') } } : {}) as ConfigInput;
 }
 
+/**
+ * The environment variables monorag reads, each with the configuration key it sets (documented in the
+ * README's configuration table). Values are strings; the schema coerces and validates them. A
+ * `caseless` variable is lowercased first (`MONORAG_LOG_LEVEL=INFO` means `info`).
+ */
+const ENV_KEYS: readonly (readonly [variable: string, keyPath: readonly string[], caseless?: 'caseless'])[] = [
+  ['EMBEDDING_URL', ['embedding', 'url']],
+  ['MONORAG_PYTHON', ['embedding', 'python']],
+  ['MONORAG_EMBEDDER_DIR', ['embedding', 'stateDir']],
+  ['MONORAG_EMBEDDER_IDLE_SECONDS', ['embedding', 'idleSeconds']],
+  ['MONORAG_EMBED_BATCH_SIZE', ['embedding', 'batchSize']],
+  ['MONORAG_MAX_FILE_BYTES', ['index', 'maxFileBytes']],
+  ['MONORAG_CACHE_RETENTION_DAYS', ['index', 'cacheRetentionDays']],
+  ['QDRANT_URL', ['store', 'qdrant', 'url']],
+  ['QDRANT_API_KEY', ['store', 'qdrant', 'apiKey']],
+  ['MONORAG_PROJECT', ['store', 'qdrant', 'project']],
+  ['MONORAG_STORE', ['store', 'kind']],
+  ['MONORAG_QUEUE', ['queue', 'kind']],
+  ['REDIS_URL', ['queue', 'redisUrl']],
+  ['MONORAG_WORKER_CONCURRENCY', ['queue', 'concurrency']],
+  ['MONORAG_QUEUE_LOCK_SECONDS', ['queue', 'lockSeconds']],
+  ['MONORAG_DATA_DIR', ['dataDir']],
+  ['MONORAG_LOG_LEVEL', ['logLevel'], 'caseless'],
+  ['MONORAG_LOG_FORMAT', ['logFormat'], 'caseless'],
+];
+
 function fromEnv(env: Record<string, string | undefined>): ConfigInput {
-  const embedding: Record<string, string> = {};
-  if (env.EMBEDDING_URL) embedding.url = env.EMBEDDING_URL;
-  if (env.MONORAG_PYTHON) embedding.python = env.MONORAG_PYTHON;
-  if (env.MONORAG_EMBEDDER_DIR) embedding.stateDir = env.MONORAG_EMBEDDER_DIR;
-  if (env.MONORAG_EMBEDDER_IDLE_SECONDS) embedding.idleSeconds = env.MONORAG_EMBEDDER_IDLE_SECONDS;
-  if (env.MONORAG_EMBED_BATCH_SIZE) embedding.batchSize = env.MONORAG_EMBED_BATCH_SIZE;
-  const index: Record<string, string> = {};
-  if (env.MONORAG_MAX_FILE_BYTES) index.maxFileBytes = env.MONORAG_MAX_FILE_BYTES;
-  if (env.MONORAG_CACHE_RETENTION_DAYS) index.cacheRetentionDays = env.MONORAG_CACHE_RETENTION_DAYS;
-  const qdrant: Record<string, string> = {};
-  if (env.QDRANT_URL) qdrant.url = env.QDRANT_URL;
-  if (env.QDRANT_API_KEY) qdrant.apiKey = env.QDRANT_API_KEY;
-  if (env.MONORAG_PROJECT) qdrant.project = env.MONORAG_PROJECT;
-  const store: Record<string, unknown> = { qdrant };
-  if (env.MONORAG_STORE) store.kind = env.MONORAG_STORE;
-  const queue: Record<string, string> = {};
-  if (env.MONORAG_QUEUE) queue.kind = env.MONORAG_QUEUE;
-  if (env.REDIS_URL) queue.redisUrl = env.REDIS_URL;
-  if (env.MONORAG_WORKER_CONCURRENCY) queue.concurrency = env.MONORAG_WORKER_CONCURRENCY;
-  if (env.MONORAG_QUEUE_LOCK_SECONDS) queue.lockSeconds = env.MONORAG_QUEUE_LOCK_SECONDS;
-  const out: Record<string, unknown> = { embedding, index, store, queue };
-  if (env.MONORAG_DATA_DIR) out.dataDir = env.MONORAG_DATA_DIR;
-  if (env.MONORAG_LOG_LEVEL) out.logLevel = env.MONORAG_LOG_LEVEL;
-  if (env.MONORAG_LOG_FORMAT) out.logFormat = env.MONORAG_LOG_FORMAT;
+  const out: Record<string, unknown> = {};
+  for (const [variable, keyPath, caseless] of ENV_KEYS) {
+    const raw = env[variable];
+    if (!raw) continue;
+    const value = caseless ? raw.toLowerCase() : raw;
+    let target = out;
+    for (const key of keyPath.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[keyPath[keyPath.length - 1]!] = value;
+  }
   return out as ConfigInput;
 }
 
@@ -243,12 +259,16 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
     if (unknown) throw unknownKeyError(file, unknown.path.map(String), unknown.keys[0] ?? '');
     const issue = parsed.error.issues[0];
     const key = issue?.path.join('.') || '(root)';
-    // The source that set the value wins the merge: flags, then the environment, then the file.
+    // The source whose value the merge kept: flags, then the environment, then the file (a section
+    // that is not an object, `"index": 5`, is kept from the file even when the environment sets keys in it).
     const keyPath = (issue?.path ?? []).map(String);
+    const bad = valueAt(merged, keyPath);
+    const sets = (source: unknown): boolean => valueAt(source, keyPath) !== undefined && (isPlainObject(bad) || Object.is(valueAt(source, keyPath), bad));
+    const variable = ENV_KEYS.find(([, envPath]) => envPath.join('.') === keyPath.join('.'))?.[0];
     const source =
-      valueAt(overrides, keyPath) !== undefined ? 'the command-line flags'
-        : valueAt(fromEnv(env), keyPath) !== undefined ? 'the environment (a MONORAG_* or EMBEDDING_URL variable)'
-          : valueAt(fromFile, keyPath) !== undefined ? file
+      sets(overrides) ? 'the command-line flags'
+        : sets(fromEnv(env)) ? `the environment variable ${variable ?? '(MONORAG_* or EMBEDDING_URL)'}`
+          : sets(fromFile) ? file
             : `${file}, the MONORAG_* / EMBEDDING_URL environment variables or the command-line flags`;
     throw new MonoragError(
       ErrorCode.CONFIG_INVALID,

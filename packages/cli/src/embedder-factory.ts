@@ -1,4 +1,4 @@
-import { createHttpEmbedder, startManagedEmbedder, type Embedder } from '@monorag/embedder-client';
+import { createHttpEmbedder, EMBEDDER_LOG_FILE, startManagedEmbedder, type Embedder } from '@monorag/embedder-client';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, isMonoragError, MonoragError } from '@monorag/shared';
@@ -52,7 +52,15 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
       onSpawn: () => process.stderr.write(`monorag: starting the local embedding model (5-20 s${idleNote(config.embedding.idleSeconds)})\n`),
     }).then(async (server: { url: string; reused: boolean }) => {
       logger.info({ url: server.url, reused: server.reused }, 'embedding server ready');
-      const http = createHttpEmbedder({ url: server.url, batchSize, timeoutMs, logger });
+      const http = createHttpEmbedder({
+        url: server.url,
+        batchSize,
+        timeoutMs,
+        logger,
+        unavailableAdvice:
+          `This is the local embedding server monorag starts itself; it was restarted once. See its log, ${path.join(stateDir, EMBEDDER_LOG_FILE)}; ` +
+          `if requests time out, raise embedding.timeoutMs (now ${timeoutMs} ms) in monorag.json.`,
+      });
       await learn(http);
       return http;
     });

@@ -101,6 +101,12 @@ describe('createHttpEmbedder', () => {
     expect(error.message).toContain('unset EMBEDDING_URL');
   });
 
+  it('ends the unavailable message with the advice it was given (a managed server is no EMBEDDING_URL)', async () => {
+    const server = await startServer((_req, _body, res) => json(res, 503, { detail: 'overloaded' }));
+    const error = await failure(createHttpEmbedder({ url: server.url, retries: 0, unavailableAdvice: 'See /x/embedder.log.' }).embed(['a']));
+    expect(error.message).toBe(`The embedding server at ${server.url} is unavailable: POST /embed (1 texts) failed 1 times (last: HTTP 503: overloaded). See /x/embedder.log.`);
+  });
+
   it('retries connections closed by the server, and succeeds when the server recovers', async () => {
     let calls = 0;
     const server = await startServer((req, body, res) => {

@@ -29,6 +29,11 @@ export interface HttpEmbedderOptions {
   circuitBreaker?: CircuitBreakerOptions;
   /** The index's model and dimension: `info()` and every `/embed` answer are checked against it. */
   expected?: ExpectedIdentity;
+  /**
+   * What to do when the server is unavailable, ending the `EMBEDDER_UNAVAILABLE` message. Default:
+   * advice for a server the user configured (`EMBEDDING_URL`); a server monorag manages itself passes its own.
+   */
+  unavailableAdvice?: string;
   logger?: Logger;
 }
 
@@ -119,6 +124,7 @@ export function createHttpEmbedder({
   concurrency = 1,
   circuitBreaker,
   expected,
+  unavailableAdvice = 'Start or fix the server at that address, or unset EMBEDDING_URL so monorag starts its own.',
   logger,
 }: HttpEmbedderOptions): Embedder {
   const base = parseUrl(url);
@@ -138,8 +144,7 @@ export function createHttpEmbedder({
         throw new MonoragError(
           ErrorCode.EMBEDDER_UNAVAILABLE,
           `The embedding server at ${base} is unavailable: ${admission.failures} requests in a row failed (last: ${lastFailure}), ` +
-            `so monorag stops calling it for ${Math.ceil(admission.retryInMs / 1000)} s (circuit open). ` +
-            'Start or fix the server at that address, or unset EMBEDDING_URL so monorag starts its own.',
+            `so monorag stops calling it for ${Math.ceil(admission.retryInMs / 1000)} s (circuit open). ${unavailableAdvice}`,
         );
       }
       try {
@@ -169,8 +174,7 @@ export function createHttpEmbedder({
         if (attempt > retries) {
           throw new MonoragError(
             ErrorCode.EMBEDDER_UNAVAILABLE,
-            `The embedding server at ${base} is unavailable: ${what} failed ${attempt} times (last: ${failure.reason}). ` +
-              'Start the server at that address, or unset EMBEDDING_URL so monorag starts its own.',
+            `The embedding server at ${base} is unavailable: ${what} failed ${attempt} times (last: ${failure.reason}). ${unavailableAdvice}`,
             { cause: error },
           );
         }

@@ -308,5 +308,5 @@ function unknownKeyError(file: string, objectPath: readonly string[], key: strin
 
 /** Reads the log level alone, for use before a project root is known. */
 export function logLevelFromEnv(env: Record<string, string | undefined> = process.env): string {
-  return env.MONORAG_LOG_LEVEL ?? 'warn';
+  return (env.MONORAG_LOG_LEVEL ?? 'warn').toLowerCase();
 }

@@ -55,17 +55,28 @@ describe('monorag search --explain', () => {
   it("gives each result its rank in every stage; the last stage's rank is the result's own place", async () => {
     const run = await runCli(['search', 'cache capacity sections title', '--json', '--explain', '--project', repo], env);
     expect(run.code, run.stderr).toBe(0);
-    const { results, mode } = JSON.parse(run.stdout) as { mode: string; results: { path: string; explain: Record<string, number | null> }[] };
+    const { results, mode, explain } = JSON.parse(run.stdout) as {
+      mode: string;
+      explain: { intent: string; factors: { prose: number; code: number }; stages: string[] };
+      results: { path: string; explain: Record<string, number | null> }[];
+    };
     expect(mode).toBe('hybrid');
+    // No identifier and no cue word: neutral intent; no exact-symbol list; file evidence is off by default.
+    expect(explain).toEqual({ intent: 'neutral', factors: { prose: 0.85, code: 1 }, stages: ['dense', 'bm25', 'rrf', 'intent'] });
     expect(results.length).toBeGreaterThan(1);
     results.forEach((hit, i) => {
-      // No identifier in the query: no exact-symbol list; file evidence is off by default.
-      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'rrf', 'intent']);
+      // Every stage is a key; the ones that did not run are null.
+      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent']);
+      expect(hit.explain.symbol).toBeNull();
+      expect(hit.explain.file).toBeNull();
       expect(hit.explain.intent).toBe(i + 1);
       expect(hit.explain.rrf).toBeGreaterThanOrEqual(1);
     });
     const text = await runCli(['search', 'cache capacity sections title', '--lexical', '--explain', '--project', repo], env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout.split('\n')[1]).toBe('  ranks: bm25 1, rrf 1, intent 1');
+    expect(text.stdout.trimEnd().split('\n').pop()).toBe(
+      '(intent neutral: scores of prose results x0.85, of code x1; dense and bm25 ranks are among all fused candidates)',
+    );
   });
 });

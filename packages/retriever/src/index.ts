@@ -1,6 +1,7 @@
 // Public surface of @monorag/retriever: named exports only.
 export {
   createRetriever,
+  RANKING_STAGES,
   type RankingStage,
   type RankingTrace,
   type Retriever,

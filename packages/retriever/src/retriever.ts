@@ -75,6 +75,9 @@ export interface RetrieverOptions {
  */
 export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent';
 
+/** Every {@link RankingStage}, in query-path order. */
+export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent'];
+
 /** Receives each stage's ranked list, best first, in query-path order (for diagnostics such as `pnpm eval:explain`). */
 export type RankingTrace = (stage: RankingStage, list: readonly ScoredChunk[]) => void;
 

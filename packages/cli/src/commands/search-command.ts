@@ -1,5 +1,5 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import { resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
+import { analyseQuery, INTENT_FACTORS, RANKING_STAGES, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
 import type { ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
@@ -22,8 +22,9 @@ export interface SearchCommandOptions {
  * `monorag search <query>`: prints results; with `--json` prints only
  * `{"results":[{path,startLine,endLine,symbol,kind,score,snippet,language}], "mode", "index", "warnings"}` on stdout.
  * `--language` takes an id or an alias (`ts`, `py`, ...); `--path` a repo-relative prefix or an absolute path inside the project.
- * `--explain` adds, per result, its 1-based rank in each stage of the query path (dense, bm25, symbol,
- * rrf, then each prior), `null` where a stage's list lacks it.
+ * `--explain` adds, per result, its 1-based rank in each stage of the query path (JSON: every stage of
+ * `RANKING_STAGES` as a key, `null` where the stage did not run or its list lacks the result; text:
+ * the stages that ran), and the query's intent with the factors that weighted prose and code.
  * @throws MonoragError `INVALID_ARGUMENT` for an unknown language, `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<SearchResponse> {
@@ -41,8 +42,21 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
     const response: SearchResponse = { ...searched, index: await index.readFreshness() };
     const ranks: StageRanks[] | undefined = options.explain ? stageRanks(stages, response.results) : undefined;
     if (!options.json) for (const warning of response.warnings) process.stderr.write(`monorag: warning: ${warning}\n`);
-    const json = ranks ? { ...response, results: response.results.map((hit, i) => ({ ...hit, explain: ranks[i] })) } : response;
+    const intent = analyseQuery(query).intent;
+    const explained = ranks && { intent, factors: INTENT_FACTORS[intent], stages: stages.map(([stage]) => stage) };
+    const json = ranks
+      ? {
+          ...response,
+          explain: explained,
+          results: response.results.map((hit, i) => ({ ...hit, explain: { ...Object.fromEntries(RANKING_STAGES.map((stage) => [stage, null])), ...ranks[i] } })),
+        }
+      : response;
     process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : formatResults(response, undefined, ranks));
+    if (explained && !options.json && explained.stages.includes('intent')) {
+      process.stdout.write(
+        `(intent ${intent}: scores of prose results x${explained.factors.prose}, of code x${explained.factors.code}; dense and bm25 ranks are among all fused candidates)\n`,
+      );
+    }
     return response;
   } finally {
     await index.close();

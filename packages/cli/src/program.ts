@@ -9,8 +9,11 @@ import { runWatchCommand } from './commands/watch-command.js';
 import { runSymbolsCommand } from './commands/symbols-command.js';
 import { runEnqueueCommand, runJobsCommand } from './commands/jobs-command.js';
 import { runWorkerCommand } from './commands/worker-command.js';
-import { parsePositiveInt } from './parse-flags.js';
+import { parseIntUpTo, parsePositiveInt } from './parse-flags.js';
 import { CLI_VERSION } from './version.js';
+
+/** Longest `watch --debounce-ms`: a minute; a longer quiet time would defeat a watcher. */
+const MAX_DEBOUNCE_MS = 60_000;
 
 /** Builds the `monorag` command-line program. Actions throw; `main` turns errors into messages. */
 export function createProgram(): Command {
@@ -69,7 +72,7 @@ export function createProgram(): Command {
     .description('Keep the index of a project fresh from file events until interrupted.')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
-    .option('--debounce-ms <n>', 'quiet time after a change before indexing (default 100)', parsePositiveInt)
+    .option('--debounce-ms <n>', 'quiet time after a change before indexing, 1-60000 ms (default 100)', parseIntUpTo(MAX_DEBOUNCE_MS))
     .action(async (path: string, opts) => {
       await runWatchCommand(path, opts);
     });

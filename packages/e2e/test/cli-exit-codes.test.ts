@@ -39,4 +39,10 @@ describe('monorag exit codes', () => {
     const run = await runCli(['search', 'x', '--limit', '0']);
     expect(run.code).toBe(2);
   });
+
+  it('refuses a debounce no timer can wait (Node would make 1e12 ms into 1 ms with a warning)', async () => {
+    const run = await runCli(['watch', makeFixtureRepo(), '--debounce-ms', '1e12']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`option '--debounce-ms <n>' argument '1e12' is invalid. expected a whole number from 1 to 60000, got "1e12".`);
+  });
 });

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { INDEX_LOCK_FILE, indexLockHolder, pathQueueLength, readPathQueue, type IndexReport } from '@monorag/indexer';
+import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, readPathQueue, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
 import { createProgressReporter } from '../progress-reporter.js';
@@ -60,6 +59,8 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   // --paths takes repo-relative paths or absolute ones inside the project, as `search --path` does; the root itself means everything.
   let paths = options.paths?.map((p) => (path.isAbsolute(p) ? (resolvePathPrefix(context.root, p, '--paths') ?? '') : p));
   if (paths?.includes('')) paths = undefined;
+  // A path that leaves the root is refused here, before any warning that it names no file.
+  if (paths) normaliseScope(paths);
   // Team stack: the work goes to `monorag worker` processes through BullMQ; in-process runs write SQLite only.
   if (context.config.queue.kind === 'bullmq') {
     await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json });
@@ -144,9 +145,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
  * nothing in the index under it (a deleted file still in the index is a valid path: the run removes it).
  */
 function warnUnknownPaths(root: string, paths: readonly string[], indexed: readonly FileRecord[]): void {
-  for (const raw of paths) {
-    const rel = raw.replace(/^\.\//, '').replace(/\/+$/, '');
-    if (existsSync(path.join(root, rel)) || indexed.some((f) => f.path === rel || f.path.startsWith(`${rel}/`))) continue;
+  for (const raw of unknownPaths(root, paths, indexed)) {
     process.stderr.write(`monorag: warning: --paths ${raw} names no file or directory of ${root} and nothing in its index; check the spelling (paths are relative to the project root).\n`);
   }
 }

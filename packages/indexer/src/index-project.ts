@@ -1,11 +1,10 @@
-import type { Chunk, CodeSymbol, FileRecord, Logger } from '@monorag/shared';
+import { holdsPrivateKey, type Chunk, type CodeSymbol, type FileRecord, type Logger } from '@monorag/shared';
 import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
 import { currentCommit } from './current-commit.js';
 import { isGeneratedText } from './detect-generated.js';
-import { holdsPrivateKey } from './detect-private-key.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';

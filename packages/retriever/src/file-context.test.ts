@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,12 @@ beforeAll(() => {
   writeFileSync(path.join(sibling, 'key.txt'), 'secret');
   writeFileSync(path.join(root, 'src', 'a.ts'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\r\n') + '\r\n');
   symlinkSync(path.join(sibling, 'key.txt'), path.join(root, 'link.txt'));
+  // Real keys, generated here, under names the ignore rules do not exclude (as `openssl genrsa > realkey.txt` would).
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+  const ed25519 = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  writeFileSync(path.join(root, 'realkey.txt'), rsa);
+  writeFileSync(path.join(root, 'deploy_notes.txt'), `Deploy notes\n${'step\n'.repeat(40)}${ed25519}`);
+  writeFileSync(path.join(root, 'key-format.md'), 'Paste it as:\n\n    -----BEGIN RSA PRIVATE KEY-----\n    ...\n    -----END RSA PRIVATE KEY-----\n');
 });
 
 describe('readFileContext', () => {
@@ -55,6 +62,17 @@ describe('readFileContext', () => {
       code: 'PATH_OUTSIDE_PROJECT',
       message: expect.stringContaining('"path": src/a.ts is excluded'),
     });
+  });
+
+  it.each(['realkey.txt', 'deploy_notes.txt'])('refuses %s, which holds a private key, whether or not it was indexed', async (p) => {
+    await expect(readFileContext({ root, path: p, startLine: 1, endLine: 2 })).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_PROJECT',
+      message: `Argument "path": ${p} holds a private key, so the index leaves it out (skip reason "secret"); it is not served.`,
+    });
+  });
+
+  it('serves documentation that only shows the key format', async () => {
+    expect(await readFileContext({ root, path: 'key-format.md', startLine: 3, endLine: 3 })).toMatchObject({ text: '    -----BEGIN RSA PRIVATE KEY-----' });
   });
 
   it('refuses the sibling directory that shares the root name as a prefix', async () => {

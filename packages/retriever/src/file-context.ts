@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { ErrorCode, MonoragError, decodeText } from '@monorag/shared';
+import { ErrorCode, MonoragError, decodeText, holdsPrivateKey } from '@monorag/shared';
 import { resolveProjectPath } from './project-path.js';
 
 /** Options of {@link readFileContext}. */
@@ -48,9 +48,12 @@ function checkLine(value: number | undefined, name: string): void {
 
 /**
  * Reads lines startLine..endLine (1-based inclusive) of a project file, bounded by maxLines and
- * maxChars (whole lines only), with the path checked by `resolveProjectPath`.
+ * maxChars (whole lines only), with the path checked by `resolveProjectPath`. A file whose content
+ * holds a private key (the indexer's `secret` skip reason, detected by the same `holdsPrivateKey`) is
+ * refused whether or not it was ever indexed.
  * @throws MonoragError `INVALID_ARGUMENT` (bad range, or startLine past the end of the file, naming
- *   the argument), `PATH_OUTSIDE_PROJECT`, `NOT_FOUND`, `FILE_UNREADABLE`.
+ *   the argument), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
+ *   private key), `NOT_FOUND`, `FILE_UNREADABLE`.
  */
 export async function readFileContext(options: FileContextOptions): Promise<FileContext> {
   const { root, maxLines = 400, maxChars = 40_000, maxFileBytes = 4 * 1024 * 1024 } = options;
@@ -83,6 +86,12 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   const decoded = decodeText(bytes);
   if (decoded.kind === 'binary') {
     throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is a binary file.`);
+  }
+  if (holdsPrivateKey(decoded.text)) {
+    throw new MonoragError(
+      ErrorCode.PATH_OUTSIDE_PROJECT,
+      `Argument "path": ${target.rel} holds a private key, so the index leaves it out (skip reason "secret"); it is not served.`,
+    );
   }
   const lines = decoded.text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

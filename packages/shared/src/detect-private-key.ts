@@ -7,10 +7,11 @@
 const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+: [^\n]*\r?\n)*\r?\n?[A-Za-z0-9+/=]{40,}/;
 
 /**
- * True when `text` holds a private key. Such files are left out of the index (reason `secret`): a
- * key in a search index is one more copy of it, served to every client of the index. Files named like
- * secrets (`.env`, `id_rsa`, `*.pem`) are already excluded by the default ignore rules; this catches
- * keys committed under other names.
+ * True when `text` holds a private key. Such files are left out of the index (reason `secret`) and
+ * refused by `get_file_context`: a key in a search index is one more copy of it, served to every
+ * client of the index. Files named like secrets (`.env`, `id_rsa`, `*.pem`) are already excluded by
+ * the default ignore rules; this catches keys committed under other names. The indexer and the file
+ * reader share this one detector, so both leave out the same files.
  */
 export function holdsPrivateKey(text: string): boolean {
   return text.includes('PRIVATE KEY') && PRIVATE_KEY_BLOCK.test(text);

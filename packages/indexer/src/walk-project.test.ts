@@ -52,10 +52,12 @@ describe('walkProject', () => {
     const outside = tree({ 'target.txt': 'outside' });
     symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'escape.txt'));
     symlinkSync(path.join(root, 'ok.txt'), path.join(root, 'alias.txt'));
+    symlinkSync(path.join(root, 'gone.txt'), path.join(root, 'dangling.txt'));
     const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
     expect(files.map((f) => f.path)).toEqual(['alias.txt', 'ok.txt']);
     expect(skipped.map((s) => [s.path, s.reason]).sort()).toEqual([
       ['big.txt', 'too-large'],
+      ['dangling.txt', 'symlink-broken'],
       ['escape.txt', 'symlink-outside'],
       ['img.png', 'binary'],
     ]);

@@ -17,10 +17,11 @@ export interface WalkedFile {
 /** Why a file was left out. */
 /**
  * Why a file is left out: over the size limit, binary, unreadable, a symlink leading out of the
- * project, marked generated, minified (code whose lines average over 500 characters, a bundle:
- * its windows would be unreadable and embed only each line's start), or holding a private key (`secret`).
+ * project, a symlink whose target does not exist (`symlink-broken`), marked generated, minified (code
+ * whose lines average over 500 characters, a bundle: its windows would be unreadable and embed only
+ * each line's start), or holding a private key (`secret`).
  */
-export type SkipReason = 'too-large' | 'binary' | 'unreadable' | 'symlink-outside' | 'generated' | 'minified' | 'secret';
+export type SkipReason = 'too-large' | 'binary' | 'unreadable' | 'symlink-outside' | 'symlink-broken' | 'generated' | 'minified' | 'secret';
 
 /** A file the walker saw and left out, with the reason. */
 export interface SkippedFile {
@@ -86,8 +87,8 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         const target = await resolveLinkInside(root, abs);
-        if (!target) {
-          if (!scope || inScope(scope, rel)) skipped.push({ path: rel, reason: 'symlink-outside' });
+        if (target === 'outside' || target === 'broken') {
+          if (!scope || inScope(scope, rel)) skipped.push({ path: rel, reason: target === 'outside' ? 'symlink-outside' : 'symlink-broken' });
           continue;
         }
         // Directories behind links are not followed (cycles); linked files are read.
@@ -123,14 +124,19 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
   return { files, skipped };
 }
 
-async function resolveLinkInside(root: string, abs: string): Promise<{ isFile: boolean } | undefined> {
+async function resolveLinkInside(root: string, abs: string): Promise<{ isFile: boolean } | 'outside' | 'broken'> {
+  let real: string;
   try {
-    const real = await realpath(abs);
-    if (real !== root && !real.startsWith(root + path.sep)) return undefined;
-    const s = await stat(real);
-    return { isFile: s.isFile() };
+    real = await realpath(abs);
   } catch {
-    // A dangling link: nothing to index.
-    return undefined;
+    // A dangling link (or a loop of links): nothing to index.
+    return 'broken';
+  }
+  if (real !== root && !real.startsWith(root + path.sep)) return 'outside';
+  try {
+    return { isFile: (await stat(real)).isFile() };
+  } catch {
+    // The target vanished between realpath and stat.
+    return 'broken';
   }
 }

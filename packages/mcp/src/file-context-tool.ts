@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { readFileContext, type IndexFreshness } from '@monorag/retriever';
+import { readFileContext, type FileContext, type IndexFreshness } from '@monorag/retriever';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
@@ -19,7 +19,21 @@ export interface FileContextToolOptions {
   isReadable?: (relPath: string) => boolean;
 }
 
-/** Registers `get_file_context`: bounded, path-checked reading of lines of a project file. */
+/** The note after a truncated response: where to continue, and for a cut line that its rest cannot be read. */
+function truncationNote(context: FileContext): string {
+  const { cutLine, endLine, totalLines } = context;
+  const next = endLine < totalLines ? `continue with startLine ${endLine + 1}; the file has ${totalLines} lines` : `it is the last line of the file`;
+  if (!cutLine) return `\n\n(truncated: ${next})`;
+  return (
+    `\n\n(truncated: line ${cutLine.line} is ${cutLine.chars} characters long and was cut after its first ${cutLine.shown}; ` +
+    `get_file_context reads lines from their start only, so the rest of this line cannot be read; ${next})`
+  );
+}
+
+/**
+ * Registers `get_file_context`: bounded, path-checked reading of lines of a project file. Files the
+ * index's rules leave out (`isReadable`) and files holding a private key are refused as `isError` results.
+ */
 export function registerFileContextTool(server: McpServer, options: FileContextToolOptions): void {
   server.registerTool(
     'get_file_context',
@@ -27,7 +41,8 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
       title: 'Read file lines',
       description:
         `Read lines of a file in the project (path relative to the project root; lines 1-based and inclusive). ` +
-        `At most ${options.maxLines} lines or ${options.maxChars} characters per call; continue from endLine + 1 when truncated.`,
+        `At most ${options.maxLines} lines or ${options.maxChars} characters per call; continue from endLine + 1 when truncated. ` +
+        `A single line longer than ${options.maxChars} characters is cut there; the rest of it cannot be read.`,
       inputSchema: {
         path: z.string().describe('Repo-relative path, e.g. "lib/client.js".'),
         startLine: z.number().int().min(1).optional().describe('First line, 1-based (default 1).'),
@@ -40,6 +55,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
         totalLines: z.number().int(),
         text: z.string(),
         truncated: z.boolean(),
+        cutLine: z.object({ line: z.number().int(), shown: z.number().int(), chars: z.number().int() }).optional(),
         index: freshnessSchema,
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -50,7 +66,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
           root: options.root, path, startLine, endLine, maxLines: options.maxLines, maxChars: options.maxChars, isReadable: options.isReadable,
         });
         const index = await options.readFreshness();
-        const more = context.truncated ? `\n\n(truncated: continue with startLine ${context.endLine + 1}; the file has ${context.totalLines} lines)` : '';
+        const more = context.truncated ? truncationNote(context) : '';
         const text = `${context.path}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
         return { content: [{ type: 'text', text }], structuredContent: { ...context, index } };
       } catch (error) {

@@ -23,6 +23,9 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'realkey.txt'), rsa);
   writeFileSync(path.join(root, 'deploy_notes.txt'), `Deploy notes\n${'step\n'.repeat(40)}${ed25519}`);
   writeFileSync(path.join(root, 'key-format.md'), 'Paste it as:\n\n    -----BEGIN RSA PRIVATE KEY-----\n    ...\n    -----END RSA PRIVATE KEY-----\n');
+  writeFileSync(path.join(root, 'one-line.js'), 'x'.repeat(938_909));
+  writeFileSync(path.join(root, 'comment-then-long.js'), `// comment\n${'y'.repeat(600_000)}\n`);
+  writeFileSync(path.join(root, 'emoji.txt'), `${'a'.repeat(39_999)}\u{1F600}${'b'.repeat(10)}\nnext\n`);
 });
 
 describe('readFileContext', () => {
@@ -73,6 +76,31 @@ describe('readFileContext', () => {
 
   it('serves documentation that only shows the key format', async () => {
     expect(await readFileContext({ root, path: 'key-format.md', startLine: 3, endLine: 3 })).toMatchObject({ text: '    -----BEGIN RSA PRIVATE KEY-----' });
+  });
+
+  it('cuts a single line longer than maxChars at maxChars, and says so', async () => {
+    const ctx = await readFileContext({ root, path: 'one-line.js' });
+    expect(ctx).toMatchObject({ startLine: 1, endLine: 1, totalLines: 1, truncated: true, cutLine: { line: 1, shown: 40_000, chars: 938_909 } });
+    expect(ctx.text).toHaveLength(40_000);
+  });
+
+  it('ends before a later line too long for the rest of the budget, then cuts that line at maxChars', async () => {
+    const first = await readFileContext({ root, path: 'comment-then-long.js' });
+    expect(first).toEqual({ path: 'comment-then-long.js', startLine: 1, endLine: 1, totalLines: 2, text: '// comment', truncated: true });
+    const second = await readFileContext({ root, path: 'comment-then-long.js', startLine: 2 });
+    expect(second).toMatchObject({ startLine: 2, endLine: 2, totalLines: 2, truncated: true, cutLine: { line: 2, shown: 40_000, chars: 600_000 } });
+    expect(second.text).toBe('y'.repeat(40_000));
+  });
+
+  it('never splits a surrogate pair when cutting a line', async () => {
+    const ctx = await readFileContext({ root, path: 'emoji.txt' });
+    expect(ctx).toMatchObject({ endLine: 1, truncated: true, cutLine: { line: 1, shown: 39_999, chars: 40_011 } });
+    expect(ctx.text).toBe('a'.repeat(39_999));
+  });
+
+  it('fills maxChars exactly with whole lines (newlines counted) and no more', async () => {
+    expect(await readFileContext({ root, path: 'src/a.ts', maxChars: 13 })).toMatchObject({ endLine: 2, text: 'line 1\nline 2', truncated: true });
+    expect(await readFileContext({ root, path: 'src/a.ts', maxChars: 12 })).toMatchObject({ endLine: 1, text: 'line 1', truncated: true });
   });
 
   it('refuses the sibling directory that shares the root name as a prefix', async () => {

@@ -14,7 +14,7 @@ export interface FileContextOptions {
   endLine?: number;
   /** Most lines returned at once; default 400. */
   maxLines?: number;
-  /** Most characters returned at once; default 40,000. */
+  /** Most characters of `text` returned at once; default 40,000. A longer single line is cut (see `FileContext.cutLine`). */
   maxChars?: number;
   /** Files larger than this many bytes are refused; default 4 MiB. */
   maxFileBytes?: number;
@@ -34,10 +34,19 @@ export interface FileContext {
   endLine: number;
   /** Lines in the whole file. */
   totalLines: number;
-  /** The lines startLine..endLine joined by '\n'. */
+  /** The lines startLine..endLine joined by '\n'; never longer than maxChars characters. */
   text: string;
-  /** True when maxLines or maxChars stopped the response before the requested endLine (or before the file's end when none was given); reaching the end of the file is not truncation. */
+  /**
+   * True when maxLines or maxChars stopped the response before the requested endLine (or before the
+   * file's end when none was given), or cut its one line; reaching the end of the file is not truncation.
+   */
   truncated: boolean;
+  /**
+   * Set when line startLine alone is longer than maxChars: `text` then holds only its first `shown`
+   * characters (maxChars, or one fewer so as not to split a surrogate pair) of its `chars`. Lines are
+   * read from their start only, so the rest of that line cannot be read.
+   */
+  cutLine?: { line: number; shown: number; chars: number };
 }
 
 function checkLine(value: number | undefined, name: string): void {
@@ -46,11 +55,18 @@ function checkLine(value: number | undefined, name: string): void {
   }
 }
 
+/** The first `maxChars` characters of `line`, one fewer when the cut would split a surrogate pair. */
+function cutLineAt(line: string, maxChars: number): string {
+  const code = line.charCodeAt(maxChars - 1);
+  return line.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars);
+}
+
 /**
  * Reads lines startLine..endLine (1-based inclusive) of a project file, bounded by maxLines and
- * maxChars (whole lines only), with the path checked by `resolveProjectPath`. A file whose content
- * holds a private key (the indexer's `secret` skip reason, detected by the same `holdsPrivateKey`) is
- * refused whether or not it was ever indexed.
+ * maxChars characters (whole lines, except that a first line longer than maxChars is cut at maxChars),
+ * with the path checked by `resolveProjectPath`. A file whose content holds a private key (the
+ * indexer's `secret` skip reason, detected by the same `holdsPrivateKey`) is refused whether or not it
+ * was ever indexed.
  * @throws MonoragError `INVALID_ARGUMENT` (bad range, or startLine past the end of the file, naming
  *   the argument), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
  *   private key), `NOT_FOUND`, `FILE_UNREADABLE`.
@@ -99,12 +115,18 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   if (startLine > totalLines) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "startLine" (${startLine}) is past the end of ${target.rel}, which has ${totalLines} lines.`);
   }
+  const first = lines[startLine - 1]!;
+  if (first.length > maxChars) {
+    const text = cutLineAt(first, maxChars);
+    return { path: target.rel, startLine, endLine: startLine, totalLines, text, truncated: true, cutLine: { line: startLine, shown: text.length, chars: first.length } };
+  }
   const wantedEnd = options.endLine ?? startLine + maxLines - 1;
   let endLine = Math.min(wantedEnd, totalLines, startLine + maxLines - 1);
-  let chars = 0;
-  for (let line = startLine; line <= endLine; line++) {
-    chars += lines[line - 1]!.length + 1;
-    if (chars > maxChars && line > startLine) {
+  // Whole lines while they fit: a later line too long for the rest of the budget starts the next call.
+  let chars = first.length;
+  for (let line = startLine + 1; line <= endLine; line++) {
+    chars += 1 + lines[line - 1]!.length;
+    if (chars > maxChars) {
       endLine = line - 1;
       break;
     }

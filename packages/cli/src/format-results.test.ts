@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@monorag/retriever';
-import { formatResults, printablePath } from './format-results.js';
+import { formatResults } from './format-results.js';
 
 const index = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
 
 describe('formatResults', () => {
   it('keeps each result header on one line, even for a file name with a newline', () => {
-    expect(printablePath('src/a.ts')).toBe('src/a.ts');
-    expect(printablePath('odd\nname.ts')).toBe('"odd\\nname.ts"');
     const response: SearchResponse = {
       results: [{ path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', kind: 'function', language: 'typescript', score: 0.0000012345, snippet: 'function f() {}' }],
       mode: 'lexical',

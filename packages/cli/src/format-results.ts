@@ -1,10 +1,5 @@
 import type { SearchResponse, StageRanks } from '@monorag/retriever';
-
-/** A path as one printable line: control characters (a newline in a file name) written as JSON escapes. */
-export function printablePath(p: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f]/.test(p) ? JSON.stringify(p) : p;
-}
+import { printablePath } from '@monorag/shared';
 
 /**
  * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented

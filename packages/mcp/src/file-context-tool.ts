@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readFileContext, type FileContext, type IndexFreshness } from '@monorag/retriever';
+import { printablePath } from '@monorag/shared';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
@@ -67,7 +68,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
         });
         const index = await options.readFreshness();
         const more = context.truncated ? truncationNote(context) : '';
-        const text = `${context.path}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
+        const text = `${printablePath(context.path)}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
         return { content: [{ type: 'text', text }], structuredContent: { ...context, index } };
       } catch (error) {
         return errorResult(error);

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolvePathPrefix, type IndexFreshness, type Retriever } from '@monorag/retriever';
+import { printablePath } from '@monorag/shared';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
@@ -21,7 +22,8 @@ export interface SearchCodeToolOptions {
 
 /**
  * Registers `search_code`: hybrid search over the project's index. A `path` outside the project or an
- * unknown `language` is an `isError` result naming the argument.
+ * unknown `language` is an `isError` result naming the argument. Each result's Markdown header names
+ * its path with `printablePath`, so a file name with a newline stays on the header's one line.
  */
 export function registerSearchCodeTool(
   server: McpServer,
@@ -60,7 +62,7 @@ export function registerSearchCodeTool(
         const response = readFreshness ? { ...searched, index: await readFreshness() } : searched;
         const parts = response.results.map(
           (hit, i) =>
-            `### ${i + 1}. ${hit.path}:${hit.startLine}-${hit.endLine}${hit.symbol ? ` \`${hit.symbol}\`` : ''} (${hit.kind}, score ${hit.score})\n` +
+            `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${hit.symbol ? ` \`${hit.symbol}\`` : ''} (${hit.kind}, score ${hit.score})\n` +
             fenceCode(hit.snippet, hit.language),
         );
         const header = response.results.length === 0 ? 'No results.' : `${response.results.length} results for the query.`;

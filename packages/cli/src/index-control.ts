@@ -1,4 +1,4 @@
-import { currentCommit, indexLockHolder, pathQueueLength, type IndexReport } from '@monorag/indexer';
+import { currentCommit, indexLockHolder, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
 import type { IndexControl, IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import type { ChunkStore } from '@monorag/store';
@@ -60,6 +60,10 @@ export function createIndexControl({ context, store, watched, current }: IndexCo
         return null;
       }
       return summary(await w.scheduler.sync(paths));
+    },
+    async unknownPaths(paths) {
+      // The same check as `monorag index --paths`.
+      return unknownPaths(context.root, paths, await store.listFiles());
     },
   };
 }

@@ -37,4 +37,9 @@ export interface IndexControl {
    * @throws MonoragError from the run when waiting.
    */
   sync(request: { paths?: string[]; wait: boolean }): Promise<IndexRunSummary | null>;
+  /**
+   * The entries of `paths` (repo-relative) that name nothing: no file or directory in the tree and no
+   * indexed file at or below them; returned as given, for `sync_index`'s warnings.
+   */
+  unknownPaths(paths: readonly string[]): Promise<string[]>;
 }

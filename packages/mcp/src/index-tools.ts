@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { printablePath } from '@monorag/shared';
 import { z } from 'zod';
 import { formatFreshness } from './format-freshness.js';
 import type { IndexControl, IndexRunSummary } from './index-control.js';
@@ -22,7 +23,15 @@ function describeRun(run: IndexRunSummary): string {
   return `${run.mode} run: ${run.added} added (${run.moved} moved), ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.`;
 }
 
-/** Registers `index_status` (read-only) and `sync_index` (starts an update, optionally waits for it). */
+/** The warning of a `sync_index` path that names nothing (the CLI's `index --paths` warns the same way). */
+function unknownPathWarning(raw: string): string {
+  return `Argument "paths": ${printablePath(raw)} names no file or directory of the project and nothing in its index; check the spelling (paths are relative to the project root).`;
+}
+
+/**
+ * Registers `index_status` (read-only) and `sync_index` (starts an update, optionally waits for it;
+ * warns about each path that names nothing, which such an update would silently skip).
+ */
 export function registerIndexTools(server: McpServer, control: IndexControl): void {
   server.registerTool(
     'index_status',
@@ -66,15 +75,16 @@ export function registerIndexTools(server: McpServer, control: IndexControl): vo
         paths: z.array(z.string()).max(10_000).optional().describe('Repo-relative files or directories; omit for the whole tree.'),
         wait: z.boolean().optional().describe('Wait for the update to finish (default false).'),
       },
-      outputSchema: { started: z.boolean(), run: runSchema.nullable(), index: freshnessSchema },
+      outputSchema: { started: z.boolean(), run: runSchema.nullable(), index: freshnessSchema, warnings: z.array(z.string()) },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ paths, wait }) => {
       try {
+        const warnings = (paths ? await control.unknownPaths(paths) : []).map(unknownPathWarning);
         const run = await control.sync({ paths, wait: wait ?? false });
         const { index } = await control.status();
-        const text = `${run ? `Finished: ${describeRun(run)}` : 'Update started.'}\n\n${formatFreshness(index)}`;
-        return { content: [{ type: 'text', text }], structuredContent: { started: true, run, index } };
+        const text = [run ? `Finished: ${describeRun(run)}` : 'Update started.', ...warnings.map((w) => `> Warning: ${w}`), formatFreshness(index)].join('\n\n');
+        return { content: [{ type: 'text', text }], structuredContent: { started: true, run, index, warnings } };
       } catch (error) {
         return errorResult(error);
       }

@@ -1,0 +1,92 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { unknownPaths } from '@monorag/indexer';
+import type { IndexFreshness, SearchResponse } from '@monorag/retriever';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from './mcp-server.js';
+
+const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
+const hit = { path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', kind: 'function' as const, language: 'typescript', score: 0.5, snippet: 'function f() {}' };
+
+let root: string;
+let client: Client | undefined;
+
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-mcp-')));
+  mkdirSync(path.join(root, 'src'));
+  writeFileSync(path.join(root, 'src', 'a.ts'), 'export {};\n');
+  const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+  writeFileSync(path.join(root, 'realkey.txt'), key);
+  writeFileSync(path.join(root, 'comment-then-long.js'), `// comment\n${'y'.repeat(600_000)}\n`);
+});
+
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+/** Connects an in-process client to a server over `root` whose search returns `hit` and whose index control is fake. */
+async function connect(): Promise<Client> {
+  const server = createMcpServer({
+    root,
+    version: '0.0.0-test',
+    readFreshness: async () => index,
+    retriever: { search: async (): Promise<SearchResponse> => ({ results: [hit], mode: 'lexical', index, warnings: [] }) },
+    indexControl: {
+      status: async () => ({ index, watching: 'off', watchedDirectories: 0, lastRun: null, lastError: null }),
+      sync: async () => null,
+      unknownPaths: async (paths) => unknownPaths(root, paths, [{ path: 'gone.ts' }]),
+    },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  client = new Client({ name: 'test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** The text of a tool result, and whether it is an error. */
+async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured: Record<string, unknown> | undefined }> {
+  const result = await (await connect()).callTool({ name, arguments: args });
+  const content = result.content as Array<{ type: string; text: string }>;
+  return { text: content[0]!.text, isError: result.isError === true, structured: result.structuredContent as Record<string, unknown> | undefined };
+}
+
+describe('MCP tools', () => {
+  it('get_file_context refuses a file whose content holds a private key, with no ignore rules given', async () => {
+    const result = await call('get_file_context', { path: 'realkey.txt', startLine: 1, endLine: 2 });
+    expect(result).toMatchObject({
+      isError: true,
+      text: 'PATH_OUTSIDE_PROJECT: Argument "path": realkey.txt holds a private key, so the index leaves it out (skip reason "secret"); it is not served.',
+    });
+  });
+
+  it('get_file_context cuts a line longer than 40,000 characters there and says the rest cannot be read', async () => {
+    const first = await call('get_file_context', { path: 'comment-then-long.js' });
+    expect(first.text).toContain('(truncated: continue with startLine 2; the file has 2 lines)');
+    const second = await call('get_file_context', { path: 'comment-then-long.js', startLine: 2 });
+    expect(second.structured).toMatchObject({ startLine: 2, endLine: 2, truncated: true, cutLine: { line: 2, shown: 40_000, chars: 600_000 } });
+    expect(second.structured?.text).toHaveLength(40_000);
+    expect(second.text).toContain(
+      '(truncated: line 2 is 600000 characters long and was cut after its first 40000; get_file_context reads lines from their start only, so the rest of this line cannot be read; it is the last line of the file)',
+    );
+  });
+
+  it('sync_index warns about each path that names nothing, as `index --paths` does', async () => {
+    const result = await call('sync_index', { paths: ['nope/', 'src/a.ts', 'gone.ts'] });
+    const warning = 'Argument "paths": nope/ names no file or directory of the project and nothing in its index; check the spelling (paths are relative to the project root).';
+    expect(result.isError).toBe(false);
+    expect(result.structured?.warnings).toEqual([warning]);
+    expect(result.text.split('\n\n').slice(0, 2)).toEqual(['Update started.', `> Warning: ${warning}`]);
+    expect((await call('sync_index', {})).structured?.warnings).toEqual([]);
+  });
+
+  it('search_code keeps a result header on one line for a file name with a newline', async () => {
+    const result = await call('search_code', { query: 'f' });
+    expect(result.text.split('\n')).toContain('### 1. "odd\\nname.ts":1-2 `f` (function, score 0.5)');
+  });
+});

@@ -116,6 +116,21 @@ describe('createChunker: TypeScript', () => {
     expect((chunks[3] as Chunk).header).toBe('src/report.ts\nexport async function monthlyReport(db: Database, month: string): Promise<Row[]> {');
   });
 
+  it('lets a small last part of a split function (`return obj` and the brace) join the piece before it', () => {
+    const assignments = Array.from({ length: 40 }, (_, i) => `      obj.field${i} = headers[i + ${i}].toString('latin1')`).join('\n');
+    const source = `function parseHeaders (headers, obj) {\n  if (obj === undefined) obj = {}\n\n  for (let i = 0; i < headers.length; i += 2) {\n    if (headers[i]) {\n${assignments}\n    }\n  }\n\n  return obj\n}\n`;
+    // The loop is over the limit and is cut into windows; the two-line tail (49-50) used to be a chunk
+    // of its own, all header and no code, which outranked the function's head for its own name.
+    expect(rows(chunker.chunk('lib/util.js', source))).toEqual([
+      [1, 2, 'function', 'parseHeaders', ''],
+      [4, 13, 'function', 'parseHeaders', ''],
+      [14, 22, 'function', 'parseHeaders', ''],
+      [23, 31, 'function', 'parseHeaders', ''],
+      [32, 40, 'function', 'parseHeaders', ''],
+      [41, 50, 'function', 'parseHeaders', ''],
+    ]);
+  });
+
   it('still chunks a file with a syntax error', () => {
     const chunks = chunker.chunk('src/broken.ts', fixture('syntax-error.ts'));
     expect(rows(chunks)).toEqual([[1, 9, 'module', 'ok', '']]);

@@ -152,8 +152,23 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
   function planStatements(item: Item, meta: PieceMeta, statements: Item[], innerScopes: string[], depth: number): void {
     let partStart = item.start;
     let partEnd = (statements[0] as Item).start - 1;
+    const before = out.length;
     const flushPart = (): void => {
       if (partEnd >= partStart) emitWhole(partStart, partEnd, meta);
+    };
+    /**
+     * The last part, when small (`return obj` and the closing brace after a windowed loop), joins the
+     * piece before it if that piece is this function's own (not a nested definition's) and both fit:
+     * a two-line tail alone is all header, and would outrank the function's head for its name.
+     */
+    const flushLastPart = (): void => {
+      const last = out[out.length - 1];
+      const own = last !== undefined && out.length > before && last.symbol === meta.symbol && last.scopes.join('>') === meta.scopes.join('>');
+      if (own && partEnd >= partStart && last.end < partStart && tokensOf(partStart, partEnd, meta) < small && tokensOf(last.start, partEnd, last) <= max) {
+        last.end = partEnd;
+        return;
+      }
+      flushPart();
     };
     for (const statement of statements) {
       const tokens = tokensOf(statement.start, statement.end, meta);
@@ -174,7 +189,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         partEnd = statement.end;
       }
     }
-    flushPart();
+    flushLastPart();
   }
 
   planItems(collectItems(root.namedChildren, spec), [], null, 0);

@@ -226,6 +226,17 @@ describe('monorag index and search handle bad input', () => {
     expect(hook.stderr).toContain('--hook applies only with --from-queue');
   });
 
+  it('says why an index run found nothing to index (an empty repository, or one whose files are all ignored)', async () => {
+    const empty = makeFixtureRepo({});
+    const run = await runCli(['index', empty], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe(
+      '  note: no file was indexed: the project holds no files, or all of them are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore) or by name (lockfiles, bundles, secret-looking files).',
+    );
+    const full = makeFixtureRepo();
+    expect((await runCli(['index', full], env)).stdout).not.toContain('note: no file was indexed');
+  });
+
   it('a full index run finds damage in pages no query reads and says to rebuild, instead of reporting success', async () => {
     const repo = makeFixtureRepo();
     await index(repo);

@@ -128,7 +128,8 @@ export async function runIndexCommand(project: string | undefined, options: Inde
           `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache` +
           (report.cachePruned > 0 ? `; ${report.cachePruned} unused cache entries pruned` : '') + '\n' +
           `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)\n` +
-          `  index: ${context.storeFile}\n`,
+          `  index: ${context.storeFile}\n` +
+          (report.files === 0 && report.mode !== 'paths' ? emptyIndexHint(report.skipped.length) : ''),
       );
     }
     return report;
@@ -148,6 +149,14 @@ function warnUnknownPaths(root: string, paths: readonly string[], indexed: reado
   for (const raw of unknownPaths(root, paths, indexed)) {
     process.stderr.write(`monorag: warning: --paths ${raw} names no file or directory of ${root} and nothing in its index; check the spelling (paths are relative to the project root).\n`);
   }
+}
+
+/** Why a full run can end with no file in the index, and where to look. */
+function emptyIndexHint(skipped: number): string {
+  return (
+    `  note: no file was indexed: ${skipped > 0 ? 'every file found was skipped (listed above), and the rest' : 'the project holds no files, or all of them'} ` +
+    'are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore) or by name (lockfiles, bundles, secret-looking files).\n'
+  );
 }
 
 /** Most skipped files listed in the text report; `--json` lists them all. */

@@ -4,6 +4,7 @@ export { codeTerms, MAX_TERM_LENGTH, MIN_TERM_LENGTH, TERM_ANALYZER } from './co
 export { queryTerms, QUERY_STOPWORDS } from './query-terms.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { readStoredIdentity } from './sqlite/read-stored-identity.js';
+export { readStoredMeta } from './sqlite/read-stored-meta.js';
 export { deleteStoreFiles } from './sqlite/delete-store-files.js';
 export { BM25_WEIGHTS } from './sqlite/search-lexical.js';
 export { MAX_DENSE_LIMIT } from './sqlite/search-dense.js';

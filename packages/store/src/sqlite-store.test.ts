@@ -11,6 +11,7 @@ import { deleteStoreFiles } from './sqlite/delete-store-files.js';
 import { SCHEMA_VERSION } from './sqlite/migrations.js';
 import { TERM_ANALYZER } from './code-terms.js';
 import { readStoredIdentity } from './sqlite/read-stored-identity.js';
+import { readStoredMeta } from './sqlite/read-stored-meta.js';
 
 function tempFile(): { file: string; dir: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'monorag-store-'));
@@ -105,6 +106,17 @@ describe('openSqliteStore', () => {
     deleteStoreFiles(file);
     for (const suffix of ['', '-wal', '-shm']) expect(existsSync(file + suffix)).toBe(false);
     deleteStoreFiles(file);
+  });
+
+  it('readStoredMeta reads the given keys read-only: empty for a missing file, STORE_FAILED for a non-index', async () => {
+    expect(readStoredMeta(file, ['project.root'])).toEqual(new Map());
+    const store = await open(CONTRACT_IDENTITY);
+    await store.setMeta('project.root', '/repos/a');
+    await store.setMeta('indexedCommit', 'abc');
+    expect(readStoredMeta(file, ['project.root', 'project.dataDir'])).toEqual(new Map([['project.root', '/repos/a']]));
+    await store.close();
+    writeFileSync(file, 'not a database, not at all, just text long enough to have a header'.repeat(10));
+    expect(() => readStoredMeta(file, ['project.root'])).toThrow(expect.objectContaining({ code: ErrorCode.STORE_FAILED }));
   });
 
   it('migrations run once: reopening leaves the schema and user_version unchanged', async () => {

@@ -5,6 +5,7 @@ import { createRetriever, readIndexFreshness, type IndexFreshness, type Retrieve
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { openSqliteStore, type ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
+import { checkIndexOwner } from './index-owner.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
 import { createSwitchableStore } from './switchable-store.js';
@@ -33,7 +34,8 @@ export interface ExistingStore {
  * Every search and freshness read first follows a SQLite index file that another process replaced
  * (a CLI `index --rebuild` swapping its new file in), so a long-lived server never answers from the
  * replaced file.
- * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed.
+ * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed, `INVALID_ARGUMENT` when
+ *   the index in the data directory belongs to another project.
  */
 export async function openRetriever(context: ProjectContext, existing?: ExistingStore): Promise<OpenIndex> {
   if (!existing && context.config.store.kind === 'sqlite' && !existsSync(context.storeFile)) {
@@ -80,7 +82,14 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
  */
 async function openFollowedStore(context: ProjectContext): Promise<ExistingStore> {
   if (context.config.store.kind !== 'sqlite') return { store: await openProjectStore(context), follow: async () => false };
-  const handle = createSwitchableStore(await openSqliteStore({ file: context.storeFile, logger: context.logger }));
+  const first = await openSqliteStore({ file: context.storeFile, logger: context.logger });
+  try {
+    await checkIndexOwner(context, first);
+  } catch (error) {
+    await first.close();
+    throw error;
+  }
+  const handle = createSwitchableStore(first);
   let opened = inodeOf(context.storeFile);
   let reopening: Promise<void> | undefined;
   const reopen = async (inode: number): Promise<void> => {

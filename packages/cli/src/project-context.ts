@@ -12,6 +12,8 @@ export interface ProjectContext {
   /** Absolute path of the SQLite index file. */
   storeFile: string;
   logger: Logger;
+  /** The argument the project path came from (`<path>`, `--project`), named in messages. */
+  argName: string;
 }
 
 /** Name of the SQLite index file inside the data directory. */
@@ -50,7 +52,7 @@ export function createProjectContext({ project, argName, overrides }: ProjectCon
   const config = loadConfig({ projectRoot: root, overrides });
   const dataDir = path.resolve(root, config.dataDir ?? '.monorag');
   const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stderr.isTTY === true) });
-  return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger };
+  return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger, argName };
 }
 
 /**

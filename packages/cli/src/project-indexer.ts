@@ -9,6 +9,7 @@ import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
 import { createSwitchableStore } from './switchable-store.js';
 import { inodeOf } from './inode-of.js';
+import { checkIndexFileOwner, recordIndexOwner } from './index-owner.js';
 
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {
@@ -58,7 +59,9 @@ export interface ProjectIndexerOptions {
 /**
  * Opens (creating if needed) the project's index for writing: the embedder (connected now, to learn
  * the model's identity), the chunker and the SQLite store, and adds the data directory to `.git/info/exclude`.
- * @throws MonoragError `INDEX_IDENTITY_MISMATCH`, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
+ * Each run records the project root in the index (see `recordIndexOwner`).
+ * @throws MonoragError `INVALID_ARGUMENT` when the index in the data directory belongs to another project,
+ *   `INDEX_IDENTITY_MISMATCH`, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
  */
 export async function openProjectIndexer(
   context: ProjectContext,
@@ -89,6 +92,9 @@ export async function openProjectIndexer(
   if (rebuild) deleteStoreFiles(rebuildFile);
   let store: SqliteStore;
   try {
+    // Another project's index in this data directory is refused before anything is written or replaced
+    // (and before its identity is compared: a mismatch there would suggest a rebuild that replaces it).
+    checkIndexFileOwner(context);
     store = await openSqliteStore({ file: rebuild ? rebuildFile : context.storeFile, identity, logger: context.logger });
     // A rebuild (often for a new chunker version) embeds only chunk texts the old index never saw.
     // The cache is only a saving: a damaged or unreadable old index (often the reason to rebuild) is built without it.
@@ -165,6 +171,7 @@ export async function openProjectIndexer(
         // A full run reads only what changed: check the whole file first, so damage elsewhere is not reported as success.
         if (all === undefined && !swapPending) await store.checkIntegrity();
         if (all === undefined || all.some(isIgnoreRulesFile)) filter.reset();
+        await recordIndexOwner(context, store);
         const report = await indexProject({
           root: context.root, store, chunker, embedder, maxFileBytes: context.config.index.maxFileBytes,
           cacheRetentionMs: context.config.index.cacheRetentionDays * 86_400_000,

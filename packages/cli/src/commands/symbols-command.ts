@@ -2,6 +2,7 @@ import { ErrorCode, MonoragError, type SymbolHit, type SymbolRole } from '@monor
 import { resolvePathPrefix } from '@monorag/retriever';
 import { openSqliteStore } from '@monorag/store';
 import { existsSync } from 'node:fs';
+import { checkIndexOwner } from '../index-owner.js';
 import { createProjectContext } from '../project-context.js';
 
 /** Options of `monorag symbols` and `monorag refs`. */
@@ -22,7 +23,8 @@ export const MAX_SYMBOL_LIMIT = 10_000;
  * symbol table named exactly `name`, by path and line. With `--json` prints only
  * `{"results":[{path,startLine,endLine,kind,name,enclosing}]}` on stdout. Needs no embedding model.
  * `--path` is a repo-relative prefix or an absolute path inside the project.
- * @throws MonoragError `INDEX_NOT_FOUND` when the project has no index, `INVALID_ARGUMENT` for a bad limit or name,
+ * @throws MonoragError `INDEX_NOT_FOUND` when the project has no index, `INVALID_ARGUMENT` for a bad limit or name
+ *   or an index that belongs to another project,
  *   `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSymbolsCommand(role: SymbolRole, name: string, options: SymbolsCommandOptions): Promise<SymbolHit[]> {
@@ -39,6 +41,7 @@ export async function runSymbolsCommand(role: SymbolRole, name: string, options:
   }
   const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
   try {
+    await checkIndexOwner(context, store);
     const hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix });
     if (options.json) {
       const results = hits.map(({ path, startLine, endLine, kind, name: hitName, enclosing }) => ({ path, startLine, endLine, kind, name: hitName, enclosing }));

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { checkEmbedderIdentity, type Embedder } from '@monorag/embedder-client';
 import { currentCommit, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
-import { ErrorCode, MonoragError } from '@monorag/shared';
 import { openSqliteStore, type ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { checkIndexOwner } from './index-owner.js';
+import { missingIndexError } from './missing-index-error.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
 import { createSwitchableStore } from './switchable-store.js';
@@ -34,16 +34,11 @@ export interface ExistingStore {
  * Every search and freshness read first follows a SQLite index file that another process replaced
  * (a CLI `index --rebuild` swapping its new file in), so a long-lived server never answers from the
  * replaced file.
- * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed, `INVALID_ARGUMENT` when
- *   the index in the data directory belongs to another project.
+ * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed (naming a parent directory
+ *   that has an index), `INVALID_ARGUMENT` when the index in the data directory belongs to another project.
  */
 export async function openRetriever(context: ProjectContext, existing?: ExistingStore): Promise<OpenIndex> {
-  if (!existing && context.config.store.kind === 'sqlite' && !existsSync(context.storeFile)) {
-    throw new MonoragError(
-      ErrorCode.INDEX_NOT_FOUND,
-      `No index for ${context.root} (looked for ${context.storeFile}). Run \`monorag index ${context.root}\` first.`,
-    );
-  }
+  if (!existing && context.config.store.kind === 'sqlite' && !existsSync(context.storeFile)) throw missingIndexError(context);
   // store.kind picks SQLite (the file above) or the project's Qdrant collection (INDEX_NOT_FOUND when it has none).
   const { store, follow } = existing ?? (await openFollowedStore(context));
   let checked: Promise<Embedder> | undefined;

@@ -14,6 +14,8 @@ export interface ProjectContext {
   logger: Logger;
   /** The argument the project path came from (`<path>`, `--project`), named in messages. */
   argName: string;
+  /** The flag overrides the configuration was loaded with (to load another directory's the same way). */
+  overrides?: ConfigInput;
 }
 
 /** Name of the SQLite index file inside the data directory. */
@@ -52,7 +54,7 @@ export function createProjectContext({ project, argName, overrides }: ProjectCon
   const config = loadConfig({ projectRoot: root, overrides });
   const dataDir = path.resolve(root, config.dataDir ?? '.monorag');
   const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stderr.isTTY === true) });
-  return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger, argName };
+  return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger, argName, overrides };
 }
 
 /**

@@ -109,6 +109,27 @@ describe('a data directory holds one project\'s index', () => {
 });
 
 describe('a subdirectory of an indexed project', () => {
+  it('search --project <subdirectory> names the indexed parent and suggests --project <it>, not a nested index', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('subToken'), 'README.md': '# r\n' });
+    await index(repo);
+    const sub = path.join(repo, 'src');
+    for (const command of [['search', 'subToken', '--lexical'], ['status'], ['symbols', 'subToken']]) {
+      const run = await runCli([...command, '--project', sub], env);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(`No index for ${sub} (looked for ${path.join(sub, '.monorag', 'index.sqlite')}).`);
+      expect(run.stderr).toContain(`It lies inside ${repo}, which has an index (${path.join(repo, '.monorag', 'index.sqlite')}): give that project instead, \`--project ${repo}\` (\`--path src\` keeps a search to this directory).`);
+      expect(run.stderr).not.toContain(`monorag index ${sub}`);
+    }
+    // The suggestion works.
+    const suggested = await runCli(['search', 'subToken', '--lexical', '--json', '--project', repo, '--path', 'src'], env);
+    expect(suggested.code, suggested.stderr).toBe(0);
+    // A directory with no indexed parent still gets the plain advice.
+    const lone = makeGitRepo({ 'x.ts': tokenFile('loneToken') });
+    const plain = await runCli(['search', 'loneToken', '--lexical', '--project', lone], env);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain(`Run \`monorag index ${lone}\` first.`);
+  }, 120_000);
+
   it('with an absolute data directory holding the parent\'s index, the subdirectory is refused naming the parent', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('absToken') });
     const shared = { MONORAG_DATA_DIR: freshDir() };

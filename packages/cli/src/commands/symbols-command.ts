@@ -3,6 +3,7 @@ import { resolvePathPrefix } from '@monorag/retriever';
 import { openSqliteStore } from '@monorag/store';
 import { existsSync } from 'node:fs';
 import { checkIndexOwner } from '../index-owner.js';
+import { missingIndexError } from '../missing-index-error.js';
 import { createProjectContext } from '../project-context.js';
 
 /** Options of `monorag symbols` and `monorag refs`. */
@@ -33,12 +34,7 @@ export async function runSymbolsCommand(role: SymbolRole, name: string, options:
   if (limit > MAX_SYMBOL_LIMIT) throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `--limit: at most ${MAX_SYMBOL_LIMIT}, got ${limit}.`);
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
   const pathPrefix = options.path === undefined ? undefined : resolvePathPrefix(context.root, options.path, '--path');
-  if (!existsSync(context.storeFile)) {
-    throw new MonoragError(
-      ErrorCode.INDEX_NOT_FOUND,
-      `No index for ${context.root} (looked for ${context.storeFile}). Run \`monorag index ${context.root}\` first.`,
-    );
-  }
+  if (!existsSync(context.storeFile)) throw missingIndexError(context);
   const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
   try {
     await checkIndexOwner(context, store);

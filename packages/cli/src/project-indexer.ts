@@ -103,7 +103,9 @@ export async function openProjectIndexer(
         const copied = await store.importEmbeddingCache(context.storeFile);
         context.logger.info({ copied, from: context.storeFile }, 'embedding cache carried over to the rebuild');
       } catch (error) {
-        context.logger.warn({ from: context.storeFile, err: errorMessage(error) }, 'the old index could not be read; the rebuild embeds every chunk anew');
+        // The cause, not the store's message: that one says to run `--rebuild`, which is what is running.
+        const cause = (error as { cause?: unknown }).cause ?? error;
+        context.logger.warn({ from: context.storeFile, err: errorMessage(cause) }, 'the old index could not be read; the rebuild embeds every chunk anew');
       }
     }
   } catch (error) {

@@ -38,6 +38,14 @@ describe('loadConfig', () => {
     expect(config.embedding.url).toBe('http://127.0.0.1:9/');
   });
 
+  it('accepts only redis:// and rediss:// URLs for REDIS_URL (an http:// one would be taken for a unix socket)', () => {
+    expect(loadConfig({ projectRoot: tempRoot(), env: { REDIS_URL: 'redis://127.0.0.1:6379' } }).queue.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ projectRoot: tempRoot(), env: { REDIS_URL: 'rediss://user:pw@redis.example:6380/1' } }).queue.redisUrl).toBe('rediss://user:pw@redis.example:6380/1');
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { REDIS_URL: 'http://127.0.0.1:6391' } })).toThrowError(
+      'Invalid configuration value for "queue.redisUrl": must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379. It comes from the environment variable REDIS_URL; fix it there.',
+    );
+  });
+
   it('names the bad key and where to fix it', () => {
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_MAX_FILE_BYTES: 'lots' } })).toThrowError(
       /Invalid configuration value for "index.maxFileBytes"/,

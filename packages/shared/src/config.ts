@@ -92,8 +92,12 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** `memory` (in-process, the embedded default) or `bullmq` (Redis; `monorag worker` processes). Env `MONORAG_QUEUE`. */
       kind: z.enum(['memory', 'bullmq']).default('memory'),
-      /** Redis URL for BullMQ; required when kind is `bullmq`. Env `REDIS_URL`. */
-      redisUrl: z.string().url().optional(),
+      /** Redis URL for BullMQ (`redis://` or `rediss://`); required when kind is `bullmq`. Env `REDIS_URL`. */
+      redisUrl: z
+        .string()
+        .url()
+        .refine((url) => /^rediss?:\/\//i.test(url), { message: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
+        .optional(),
       /** Jobs one `monorag worker` process runs at once. Env `MONORAG_WORKER_CONCURRENCY`. */
       concurrency: positiveInt.default(2),
       /** Attempts per file job before it is kept as failed. */

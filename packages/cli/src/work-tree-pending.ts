@@ -3,7 +3,7 @@ import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
 
 /**
- * Untracked or uncommitted-edited, non-ignored files of the project changed since the store's last index run
+ * Untracked, uncommitted-edited or uncommitted-deleted, non-ignored files of the project changed since the store's last index run
  * (`countWorkTreeChanges` with the project's ignore rules, the data directory included), for the
  * freshness of commands that have no file watcher.
  */
@@ -11,5 +11,10 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
   const at = Number((await store.getMeta('indexedAt')) ?? NaN);
   const pattern = dataDirIgnorePattern(context);
   const filter = createIgnoreFilter({ root: context.root, extraIgnores: pattern ? [pattern] : [] });
-  return countWorkTreeChanges({ root: context.root, sinceMs: Number.isFinite(at) && at > 0 ? at : null, filter });
+  return countWorkTreeChanges({
+    root: context.root,
+    sinceMs: Number.isFinite(at) && at > 0 ? at : null,
+    filter,
+    isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
+  });
 }

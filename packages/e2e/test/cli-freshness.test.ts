@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
@@ -62,6 +62,17 @@ describe('the CLI freshness flag', () => {
     expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
     const plain = await runCli(['status', '--project', repo], env);
     expect(plain.stdout).toContain('Fresh: no. Results may be out of date: 1 changed path(s) are waiting to be indexed.\n');
+    const again = await runCli(['index', repo, '--quiet'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+  }, 60_000);
+
+  it('calls it stale after an uncommitted deletion of an indexed file, until the next run removes it', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    rmSync(path.join(repo, 'src/b.ts'));
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
     const again = await runCli(['index', repo, '--quiet'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });

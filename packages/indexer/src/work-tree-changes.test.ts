@@ -35,7 +35,7 @@ describe('countWorkTreeChanges', () => {
     git(root, 'commit', '-q', '-m', 'one');
     write(root, 'tracked.ts', after + 1000, 'edited'); // an uncommitted edit of a tracked file counts
     write(root, 'kept.ts', before, 'edited before the run');
-    execFileSync('rm', [path.join(root, 'gone.ts')]); // a deleted tracked file: its time is unknown, not counted
+    execFileSync('rm', [path.join(root, 'gone.ts')]); // a deleted tracked file: counted only while the index holds it
     write(root, 'src/new.ts', after); // counts
     write(root, 'src/new-too.py', after); // counts
     write(root, 'src/old.ts', before); // untracked but indexed by the last run
@@ -50,6 +50,10 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges({ root, sinceMs: after + 1001, filter })).toBe(0);
     // Never indexed: every changed or untracked file the index admits (tracked.ts, kept.ts, src/old.ts and the two new ones).
     expect(await countWorkTreeChanges({ root, sinceMs: null, filter })).toBe(5);
+    // The deleted gone.ts is pending while the index still holds it (its deletion has no time).
+    const holds = (paths: string[]) => async (rel: string) => paths.includes(rel);
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['gone.ts', 'kept.ts']) })).toBe(4);
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['kept.ts']) })).toBe(3);
   });
 
   it('counts nothing outside a git work tree', async () => {

@@ -12,18 +12,23 @@ export interface WorkTreeChangesOptions {
   sinceMs: number | null;
   /** The project's ignore rules: files the index leaves out never count. */
   filter: IgnoreFilter;
+  /**
+   * Whether the index holds a file (repo-relative path): a tracked file deleted from the work tree
+   * counts while the index still holds it. Without it, deletions are not counted.
+   */
+  isIndexed?: (relPath: string) => Promise<boolean>;
 }
 
 /**
  * Work-tree changes the index has not seen yet: files git lists as untracked and not ignored, or as
  * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
- * last index run). HEAD only moves with commits, so without this a new file or an uncommitted edit
- * would leave the index looking fresh. A tracked file deleted since the run is not counted (its
- * deletion time is unknown).
+ * last index run); and tracked files deleted from the work tree that the index still holds
+ * (`isIndexed`; a deletion has no time, so the index's own contents decide). HEAD only moves with
+ * commits, so without this a new file, an uncommitted edit or deletion would leave the index looking fresh.
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
-export async function countWorkTreeChanges({ root, sinceMs, filter }: WorkTreeChangesOptions): Promise<number> {
+export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed }: WorkTreeChangesOptions): Promise<number> {
   if (!existsSync(path.join(root, '.git'))) return 0;
   let listed: string;
   try {
@@ -40,8 +45,10 @@ export async function countWorkTreeChanges({ root, sinceMs, filter }: WorkTreeCh
     try {
       ({ mtimeMs } = await stat(path.join(root, rel)));
     } catch (error) {
-      // Removed since git listed it, or a deleted tracked file (listed as modified): not counted.
+      // A deleted tracked file (git lists it as modified), or one removed since git listed it: pending
+      // while the index still holds it.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
     if (sinceMs === null || mtimeMs > sinceMs) count++;

@@ -25,6 +25,8 @@ export const ErrorCode = {
   STORE_FAILED: 'STORE_FAILED',
   /** A file could not be read. */
   FILE_UNREADABLE: 'FILE_UNREADABLE',
+  /** The Redis server of the BullMQ queue (REDIS_URL) could not be reached in time. */
+  QUEUE_UNAVAILABLE: 'QUEUE_UNAVAILABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

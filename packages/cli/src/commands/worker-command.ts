@@ -21,6 +21,7 @@ export interface RunningWorker {
  * `monorag worker [path]`: takes file jobs of the project's BullMQ queue (Redis at REDIS_URL) and
  * indexes each under this checkout into the configured store, `queue.concurrency` jobs at a time.
  * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces.
+ * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up.
  */
 export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
   const context = createProjectContext({
@@ -43,6 +44,9 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     logger,
     processFile: (data, reportProgress) =>
       indexFile({ root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, onProgress: reportProgress }),
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
   process.stderr.write(`monorag worker: project ${key}, concurrency ${config.queue.concurrency}, store ${config.store.kind}; Ctrl-C stops after the active jobs.\n`);
 

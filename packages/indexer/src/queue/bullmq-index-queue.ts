@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { trace } from '@opentelemetry/api';
 import type { Logger } from '@monorag/shared';
 import { fileJobId, indexQueueName, type FileJobData } from './file-job.js';
+import { createRedisConnection, REDIS_CONNECT_TIMEOUT_MS, waitForRedis } from './redis-connection.js';
+import { logRedisErrors } from './redis-error-log.js';
 import { injectTraceContext, QUEUE_TRACER } from './trace-context.js';
 
 /** Options of {@link createBullmqIndexQueue}. */
@@ -15,6 +16,8 @@ export interface BullmqIndexQueueOptions {
   attempts?: number;
   /** First retry delay in ms, doubled on each attempt (BullMQ `exponential` backoff); default 1000. */
   backoffMs?: number;
+  /** Milliseconds to wait for Redis before the first operation fails; default {@link REDIS_CONNECT_TIMEOUT_MS}. */
+  connectTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -43,12 +46,20 @@ export interface JobCounts {
 export interface BullmqIndexQueue {
   readonly name: string;
   /**
+   * Resolves once Redis answers; every other operation waits for this first.
+   * @throws MonoragError QUEUE_UNAVAILABLE (naming REDIS_URL and the address) when Redis has not
+   *   answered within `connectTimeoutMs`; every later operation then throws it too.
+   */
+  ready(): Promise<void>;
+  /**
    * Adds one job per path (job id from project and path: a path whose job is still waiting is not
    * added twice) inside a span `enqueue files` whose context travels in each job's data. A path whose
    * previous job failed is retried. Returns the number of paths handed to the queue.
    */
   enqueue(paths: readonly string[]): Promise<number>;
   counts(): Promise<JobCounts>;
+  /** Number of BullMQ workers connected to this queue (Redis `CLIENT LIST`). */
+  workers(): Promise<number>;
   /** Jobs in the given states, oldest first, at most `limit` per state. */
   list(states: readonly ('waiting' | 'active' | 'delayed' | 'failed')[], limit?: number): Promise<JobSummary[]>;
   /** Moves every failed job back to waiting; returns how many. */
@@ -58,31 +69,39 @@ export interface BullmqIndexQueue {
   close(): Promise<void>;
 }
 
-/** A Redis connection as BullMQ needs it: `maxRetriesPerRequest: null` so blocking commands never give up. */
-export function createRedisConnection(redisUrl: string): Redis {
-  return new Redis(redisUrl, { maxRetriesPerRequest: null });
-}
-
 /**
  * The BullMQ queue of `project`'s file jobs. Jobs: `attempts` with exponential backoff; completed jobs
  * are removed (the index is the record of success); failed jobs are kept for `monorag jobs`.
  */
-export function createBullmqIndexQueue({ redisUrl, project, attempts = 5, backoffMs = 1000, logger }: BullmqIndexQueueOptions): BullmqIndexQueue {
+export function createBullmqIndexQueue({
+  redisUrl,
+  project,
+  attempts = 5,
+  backoffMs = 1000,
+  connectTimeoutMs = REDIS_CONNECT_TIMEOUT_MS,
+  logger,
+}: BullmqIndexQueueOptions): BullmqIndexQueue {
   const connection = createRedisConnection(redisUrl);
   const name = indexQueueName(project);
   const queue = new Queue<FileJobData>(name, {
     connection,
     defaultJobOptions: { attempts, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: false },
   });
+  queue.on('error', logRedisErrors({ connection, redisUrl, logger, message: 'queue error' }));
+  let connected: Promise<void> | undefined;
+  const ready = (): Promise<void> => (connected ??= waitForRedis(connection, redisUrl, connectTimeoutMs));
   const counts = async (): Promise<JobCounts> => {
+    await ready();
     const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
     return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
   };
 
   return {
     name,
-    enqueue: (paths) =>
-      trace.getTracer(QUEUE_TRACER).startActiveSpan('enqueue files', { attributes: { 'monorag.project': project, 'monorag.files': paths.length } }, async (span) => {
+    ready,
+    enqueue: async (paths) => {
+      await ready();
+      return trace.getTracer(QUEUE_TRACER).startActiveSpan('enqueue files', { attributes: { 'monorag.project': project, 'monorag.files': paths.length } }, async (span) => {
         try {
           const carrier = injectTraceContext();
           const ids = new Set<string>();
@@ -103,9 +122,15 @@ export function createBullmqIndexQueue({ redisUrl, project, attempts = 5, backof
         } finally {
           span.end();
         }
-      }),
+      });
+    },
     counts,
+    workers: async () => {
+      await ready();
+      return queue.getWorkersCount();
+    },
     list: async (states, limit = 100) => {
+      await ready();
       const out: JobSummary[] = [];
       for (const state of states) {
         for (const job of await queue.getJobs([state], 0, limit - 1, true)) {
@@ -122,6 +147,7 @@ export function createBullmqIndexQueue({ redisUrl, project, attempts = 5, backof
       return out;
     },
     retryFailed: async () => {
+      await ready();
       let retried = 0;
       for (const summary of await queue.getJobs(['failed'])) {
         const job = summary.id === undefined ? undefined : await queue.getJob(summary.id);
@@ -140,6 +166,12 @@ export function createBullmqIndexQueue({ redisUrl, project, attempts = 5, backof
       }
     },
     close: async () => {
+      if (connection.status !== 'ready') {
+        // Never connected (or lost): quit would wait for Redis, so drop the connection at once.
+        connection.disconnect();
+        await queue.close();
+        return;
+      }
       await queue.close();
       await connection.quit();
     },

@@ -2,7 +2,8 @@ import { Worker, type Job } from 'bullmq';
 import type { Logger } from '@monorag/shared';
 import type { FileJobData, FileJobProgress, FileJobResult } from './file-job.js';
 import { indexQueueName } from './file-job.js';
-import { createRedisConnection } from './bullmq-index-queue.js';
+import { createRedisConnection, REDIS_CONNECT_TIMEOUT_MS, waitForRedis } from './redis-connection.js';
+import { logRedisErrors } from './redis-error-log.js';
 import { withJobSpan } from './trace-context.js';
 
 /** Options of {@link startBullmqIndexWorker}. */
@@ -20,6 +21,8 @@ export interface BullmqIndexWorkerOptions {
    * another worker, up to twice; after that it fails.
    */
   lockMs?: number;
+  /** Milliseconds to wait for Redis at start-up; default {@link REDIS_CONNECT_TIMEOUT_MS}. */
+  connectTimeoutMs?: number;
   logger?: Logger;
   /** Called after each job settles (tests, metrics). */
   onJobDone?: (event: { data: FileJobData; result?: FileJobResult; error?: Error }) => void;
@@ -38,6 +41,10 @@ export interface BullmqIndexWorker {
  * Starts a BullMQ worker on `project`'s file-job queue. Each job runs in a span `index file` that
  * continues the trace of the enqueuing span (context from the job data); progress goes to BullMQ
  * (`job.updateProgress`, seen by QueueEvents listeners). Failures are retried by the queue's backoff.
+ * Once started, a lost Redis connection is retried for ever, with one warning when it is lost and
+ * one when it is back (not one per reconnection attempt).
+ * @throws MonoragError QUEUE_UNAVAILABLE (naming REDIS_URL and the address) when Redis does not
+ *   answer within `connectTimeoutMs` at start-up.
  */
 export async function startBullmqIndexWorker({
   redisUrl,
@@ -45,10 +52,17 @@ export async function startBullmqIndexWorker({
   processFile,
   concurrency = 2,
   lockMs = 30_000,
+  connectTimeoutMs = REDIS_CONNECT_TIMEOUT_MS,
   logger,
   onJobDone,
 }: BullmqIndexWorkerOptions): Promise<BullmqIndexWorker> {
   const connection = createRedisConnection(redisUrl);
+  try {
+    await waitForRedis(connection, redisUrl, connectTimeoutMs);
+  } catch (error) {
+    connection.disconnect();
+    throw error;
+  }
   const worker = new Worker<FileJobData, FileJobResult>(
     indexQueueName(project),
     (job: Job<FileJobData, FileJobResult>) =>
@@ -66,7 +80,7 @@ export async function startBullmqIndexWorker({
     logger?.warn({ path: job?.data.path, attempt: job?.attemptsMade, error: error.message }, 'file job failed');
     if (job) onJobDone?.({ data: job.data, error });
   });
-  worker.on('error', (error) => logger?.error({ error: error.message }, 'worker error'));
+  worker.on('error', logRedisErrors({ connection, redisUrl, logger, message: 'worker error' }));
   await worker.waitUntilReady();
   return {
     close: async (force = false) => {

@@ -4,12 +4,12 @@ export { indexFile, type IndexFileOptions } from './index-file.js';
 export { planFileJobs, type FileJobPlan, type PlanFileJobsOptions } from './plan-file-jobs.js';
 export {
   createBullmqIndexQueue,
-  createRedisConnection,
   type BullmqIndexQueue,
   type BullmqIndexQueueOptions,
   type JobCounts,
   type JobSummary,
 } from './bullmq-index-queue.js';
+export { createRedisConnection } from './redis-connection.js';
 export { startBullmqIndexWorker, type BullmqIndexWorker, type BullmqIndexWorkerOptions } from './bullmq-index-worker.js';
 export { injectTraceContext, withJobSpan, QUEUE_TRACER } from './trace-context.js';
 export { startRedisServer, type TestRedis } from './testing/start-redis-server.js';

@@ -3,6 +3,7 @@ import { createBullmqIndexQueue, planFileJobs, type BullmqIndexQueue } from '@mo
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir, type ProjectContext } from '../project-context.js';
 import { deleteProjectStore, openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+import { waitForDrain } from '../wait-for-drain.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -67,27 +68,32 @@ export interface EnqueueReport {
 /**
  * `monorag jobs enqueue [path]`: diffs the tree against the configured store's manifest and adds one
  * file job per new, changed or removed file to the project's BullMQ queue for `monorag worker`s.
- * `--wait` waits until the queue is drained and then records the indexed commit and time.
+ * `--wait` waits until the queue is drained (saying so on stderr, and warning when no worker is
+ * connected) and then records the indexed commit and time.
+ * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer, before anything is
+ *   changed (`--rebuild` deletes the store only once Redis has answered).
  */
 export async function runEnqueueCommand(project: string | undefined, options: EnqueueCommandOptions): Promise<EnqueueReport> {
   const context = createProjectContext({ project, argName: '<path>', overrides: { dataDir: options.dataDir } });
-  ensureDataDir(context);
-  const ignorePattern = dataDirIgnorePattern(context);
-  if (ignorePattern) await addGitExclude(context.root, ignorePattern);
-  const embedder = createProjectEmbedder(context);
-  const info = await embedder.info();
-  const chunker = await createIndexChunker(embedder, info, context.logger);
-  if (options.rebuild) await deleteProjectStore(context);
-  const store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
   const queue = openQueue(context);
+  let store: Awaited<ReturnType<typeof openProjectStore>> | undefined;
   try {
+    await queue.ready();
+    ensureDataDir(context);
+    const ignorePattern = dataDirIgnorePattern(context);
+    if (ignorePattern) await addGitExclude(context.root, ignorePattern);
+    const embedder = createProjectEmbedder(context);
+    const info = await embedder.info();
+    const chunker = await createIndexChunker(embedder, info, context.logger);
+    if (options.rebuild) await deleteProjectStore(context);
+    store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
     const commit = await currentCommit(context.root);
     const plan = await planFileJobs({
       root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [],
     });
     const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, enqueued: await queue.enqueue(plan.paths) };
     if (options.wait) {
-      const { waiting, active, delayed, failed } = await queue.drained();
+      const { waiting, active, delayed, failed } = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
       report.after = { waiting, active, delayed, failed };
       await store.setMeta('indexedAt', String(Date.now()));
       await store.setMeta('indexedCommit', commit ?? '');
@@ -102,6 +108,6 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     return report;
   } finally {
     await queue.close();
-    await store.close();
+    await store?.close();
   }
 }

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type TestRedis } from '@monorag/indexer/queue';
+import { cliCommand, REPO_ROOT, runCli } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { makeGitRepo, tokenFile } from './git-repo.js';
+
+let embedding: FakeEmbeddingHttp;
+let repo: string;
+const dataDirs: string[] = [];
+const spawned: ChildProcess[] = [];
+
+/** A loopback port nothing listens on (taken from the OS, then released). */
+async function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function envFor(redisUrl: string): Record<string, string> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'monorag-redis-data-'));
+  dataDirs.push(dataDir);
+  return { MONORAG_QUEUE: 'bullmq', REDIS_URL: redisUrl, EMBEDDING_URL: embedding.url, MONORAG_DATA_DIR: dataDir, MONORAG_LOG_LEVEL: 'warn' };
+}
+
+/** Starts `monorag <args>` in its own process group and collects its stderr. */
+function startCli(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  const { command, args: full } = cliCommand(args);
+  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  spawned.push(child);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  embedding = await startFakeEmbeddingHttp();
+  repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+});
+
+afterAll(async () => {
+  for (const child of spawned) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch (error) {
+      // ESRCH: the group has already exited, which is what we want.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+  await embedding?.stop();
+  for (const dir of [repo, ...dataDirs]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
+  it('an unreachable Redis: enqueue, jobs, index and worker fail after the connect timeout with one line naming REDIS_URL, exit 1', async () => {
+    const port = await unusedPort();
+    const url = `redis://127.0.0.1:${port}`;
+    const expected =
+      `monorag: Cannot connect to Redis at 127.0.0.1:${port} (REDIS_URL=${url}): no answer within 5 s (connect ECONNREFUSED 127.0.0.1:${port}). ` +
+      'Start Redis there, or set REDIS_URL (queue.redisUrl in monorag.json) to a reachable redis:// or rediss:// URL.\n';
+    const runs = await Promise.all([
+      runCli(['jobs', 'enqueue', repo], envFor(url)),
+      runCli(['jobs', '--project', repo], envFor(url)),
+      runCli(['index', repo], envFor(url)),
+      runCli(['worker', repo], envFor(url)),
+    ]);
+    for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: expected });
+  }, 60_000);
+
+  it('an unknown Redis host: one line with the resolver error, exit 1', async () => {
+    const run = await runCli(['jobs', '--project', repo], envFor('redis://no-such-host.invalid:6379'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^monorag: Cannot connect to Redis at no-such-host\.invalid:6379 \(REDIS_URL=redis:\/\/no-such-host\.invalid:6379\): no answer within 5 s \(getaddrinfo (ENOTFOUND|EAI_AGAIN) no-such-host\.invalid\)\. Start Redis there/,
+    );
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  }, 60_000);
+
+  describe('with a real redis-server', () => {
+    let redis: TestRedis;
+    beforeAll(async () => {
+      redis = await startRedisServer();
+    });
+    afterAll(async () => {
+      await redis?.stop();
+    });
+
+    it('`monorag index` says it waits for workers, warns when none is connected, and finishes once one runs', async () => {
+      const env = envFor(redis.url);
+      const index = startCli(['index', repo], env);
+      await until(() => index.stderr().includes('no worker is connected'), 30_000, 'the no-worker warning');
+      const queue = `monorag-index-${path.basename(repo)}`;
+      expect(index.stderr()).toBe(
+        `monorag: 2 file jobs enqueued on ${queue}; waiting for \`monorag worker\` processes to index the 2 queued (Ctrl-C stops waiting; the jobs stay queued).\n` +
+          `monorag: warning: no worker is connected to ${queue}; start one with \`monorag worker ${repo}\` (same REDIS_URL and store settings), here or on another machine. Still waiting.\n`,
+      );
+      const worker = startCli(['worker', repo], env);
+      expect(await index.exited).toBe(0);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    }, 90_000);
+  });
+});

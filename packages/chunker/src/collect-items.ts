@@ -15,6 +15,23 @@ export interface Item {
 interface RawItem extends Item {
   /** Comment or decorator that may attach to the next item. */
   attach: 'comment' | 'decorator' | null;
+  /** A doc comment (`isDocComment`): attaches to a definition below it across blank rows too. */
+  doc: boolean;
+}
+
+/** Doc-comment openers: JSDoc/Javadoc/PHPDoc/KDoc `/**`, Doxygen `/*!`, `///` (Rust, C#, Swift, Dart, C++), LDoc `---`. */
+const DOC_OPENER = /^(?:\/\*\*(?![*/])|\/\*!|\/\/\/(?!\/)|---(?!-))/;
+/** Tags of a file-level doc block, which documents the file rather than the definition after it. */
+const FILE_DOC_TAG = /@(?:file|fileoverview|overview|module|packageDocumentation|license|copyright)\b/;
+
+/**
+ * A comment that documents the definition below it even when blank rows stand between (tools such as
+ * JSDoc, rustdoc and Doxygen attach it). Go's `//` and Python's `#` are not: a Go doc comment must touch
+ * its declaration, and a Python definition's documentation is its docstring, so a blank-separated
+ * comment there is a section note.
+ */
+function isDocComment(text: string): boolean {
+  return DOC_OPENER.test(text) && !FILE_DOC_TAG.test(text);
 }
 
 /** Last row a node really occupies (a node ending at column 0 ends on the row before). */
@@ -27,10 +44,12 @@ export function lastRowOf(node: Node): number {
 /**
  * Turns sibling nodes (a program's, class body's or block's named children) into row items:
  * nodes sharing a row merge into one item; comments directly above an item (no blank row between)
- * and decorators join it; an overload signature joins the definition of the same name after it.
+ * and decorators join it, and so does a doc comment above a definition with only blank rows between;
+ * an overload signature joins the definition of the same name after it.
  * Items come out in order and never share a row.
+ * @param isBlank whether a row is blank (rows between a doc comment and a definition must be)
  */
-export function collectItems(nodes: readonly (Node | null)[], spec: SyntaxSpec): Item[] {
+export function collectItems(nodes: readonly (Node | null)[], spec: SyntaxSpec, isBlank: (row: number) => boolean): Item[] {
   const raw: RawItem[] = [];
   for (const node of nodes) {
     if (node === null) continue;
@@ -43,15 +62,22 @@ export function collectItems(nodes: readonly (Node | null)[], spec: SyntaxSpec):
       prev.end = Math.max(prev.end, end);
       if (prev.def === null) prev.def = def;
       prev.attach = prev.attach !== null && attach !== null ? prev.attach : null;
+      prev.doc = false;
       continue;
     }
-    raw.push({ start, end, def, attach });
+    raw.push({ start, end, def, attach, doc: attach === 'comment' && isDocComment(node.text) });
   }
+  /** A doc comment above a definition (not a callback), only blank rows between. */
+  const docAbove = (item: RawItem, next: RawItem): boolean => {
+    if (!item.doc || next.def === null || next.def.kind === 'callback') return false;
+    for (let row = item.end + 1; row < next.start; row++) if (!isBlank(row)) return false;
+    return true;
+  };
   const items: RawItem[] = [];
   for (let i = raw.length - 1; i >= 0; i--) {
     const item = raw[i] as RawItem;
     const next = items[items.length - 1];
-    if (next && item.attach !== null && (item.attach === 'decorator' || next.start === item.end + 1)) {
+    if (next && item.attach !== null && (item.attach === 'decorator' || next.start === item.end + 1 || docAbove(item, next))) {
       next.start = item.start;
       continue;
     }

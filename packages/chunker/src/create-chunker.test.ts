@@ -23,15 +23,15 @@ beforeAll(async () => {
 });
 
 describe('createChunker: TypeScript', () => {
-  it('keeps a documented exported function whole with its JSDoc, and groups module code', () => {
+  it('keeps a documented exported function whole with its JSDoc, and the small module code before it joins it', () => {
     const chunks = chunker.chunk('src/config.ts', fixture('documented-function.ts'));
+    // The imports and the constant (1-4) are readConfig's preamble: alone they were a chunk of their own.
     expect(rows(chunks)).toEqual([
-      [1, 4, 'module', null, ''],
-      [6, 19, 'function', 'readConfig', ''],
+      [1, 19, 'function', 'readConfig', ''],
       [21, 23, 'function', 'isFile', ''],
     ]);
-    const readConfig = chunks[1] as Chunk;
-    expect(readConfig.content.startsWith('/**\n * Reads a configuration file')).toBe(true);
+    const readConfig = chunks[0] as Chunk;
+    expect(readConfig.content).toContain("const DEFAULT_ENCODING = 'utf8';\n\n/**\n * Reads a configuration file");
     expect(readConfig.header).toBe(
       'src/config.ts\nexport async function readConfig(path: string, encoding: BufferEncoding = DEFAULT_ENCODING): Promise<unknown> {',
     );
@@ -40,10 +40,7 @@ describe('createChunker: TypeScript', () => {
 
   it('keeps a decorated class that fits as one class chunk, and splits it into members when it does not', () => {
     const text = fixture('decorated-class.ts');
-    expect(rows(chunker.chunk('src/card.ts', text))).toEqual([
-      [1, 1, 'module', null, ''],
-      [3, 25, 'class', 'UserCard', ''],
-    ]);
+    expect(rows(chunker.chunk('src/card.ts', text))).toEqual([[1, 25, 'class', 'UserCard', '']]);
     const chunks = chunkerWith(100).chunk('src/card.ts', text);
     expect(rows(chunks)).toEqual([
       [1, 1, 'module', null, ''],
@@ -131,6 +128,37 @@ describe('createChunker: TypeScript', () => {
     ]);
   });
 
+  it('attaches a doc comment to the definition below it across blank rows', () => {
+    const source = `class Command {\n  /**\n   * Make a command with the given name.\n   */\n\n  constructor(name) {\n    this.name = name;\n    this.commands = [];\n  }\n\n  /**\n   * Throw a CommanderError instead of calling process.exit.\n   */\n\n  exitOverride(fn) {\n    this._exitCallback = fn;\n    return this;\n  }\n}\n`;
+    // The blank row after each JSDoc used to leave it module code: the constructor's chunk ended with
+    // exitOverride's doc, and a later doc could be a chunk alone, labelled with the class.
+    expect(rows(small.chunk('lib/command.js', source))).toEqual([
+      [1, 1, 'class', 'Command', ''],
+      [2, 9, 'method', 'constructor', 'Command'],
+      [11, 19, 'method', 'exitOverride', 'Command'],
+    ]);
+  });
+
+  it('joins a small run of module code (imports, \'use strict\') to the definition after it', () => {
+    const go = `package main\n\nimport "fmt"\n\nfunc main() {\n\tnames := []string{"ada", "grace", "linus", "margaret", "barbara", "radia"}\n\tfor i, name := range names {\n\t\tfmt.Printf("%d: hello, %s, welcome to the service\\n", i, name)\n\t}\n}\n`;
+    expect(rows(chunker.chunk('go/main.go', go))).toEqual([[1, 10, 'function', 'main', '']]);
+    const js = `'use strict'\n\nconst path = require('node:path')\n\n/** Resolves a module path against the project root and checks that it stays inside it. */\nfunction resolveInside (root, file) {\n  const resolved = path.resolve(root, file)\n  if (!resolved.startsWith(root + path.sep)) throw new Error('outside the root: ' + file)\n  return resolved\n}\n\nmodule.exports = resolveInside\n`;
+    expect(rows(chunker.chunk('lib/resolve.js', js))).toEqual([
+      [1, 10, 'function', 'resolveInside', ''],
+      [12, 12, 'module', null, ''],
+    ]);
+  });
+
+  it('lets the small tail of a function (`return w` and the brace) join the last piece of its split callback', () => {
+    const handler = Array.from({ length: 8 }, (_, i) => `    if (error.code === 'E${i}') log.warn({ code: error.code }, 'watch error ${i}')`).join('\n');
+    const source = `function start (root) {\n  const w = watch(root, { persistent: true })\n  w.on('error', (error) => {\n${handler}\n    log.warn({ err: error.message }, 'watcher error')\n  })\n  return w\n}\n`;
+    // `return w` and `}` (14-15) used to be a chunk alone: the piece before it was the callback's, not the function's.
+    expect(rows(chunkerWith(80).chunk('lib/watch.js', source)).slice(-2)).toEqual([
+      [11, 11, 'module', null, 'start'],
+      [12, 15, 'module', null, 'start'],
+    ]);
+  });
+
   it('still chunks a file with a syntax error', () => {
     const chunks = chunker.chunk('src/broken.ts', fixture('syntax-error.ts'));
     expect(rows(chunks)).toEqual([[1, 9, 'module', 'ok', '']]);
@@ -146,8 +174,7 @@ describe('createChunker: JavaScript and TSX', () => {
   it('names CommonJS exports, prototype methods and object-literal methods', () => {
     const text = fixture('commonjs.js');
     expect(rows(chunker.chunk('lib/router.js', text))).toEqual([
-      [1, 3, 'module', null, ''],
-      [5, 11, 'function', 'joinRoute', ''],
+      [1, 11, 'function', 'joinRoute', ''],
       [13, 17, 'function', 'Router', ''],
       [19, 23, 'method', 'add', 'Router'],
       [25, 28, 'method', 'match', 'Router'],
@@ -180,20 +207,19 @@ describe('createChunker: Python', () => {
   it('keeps decorators, comments and docstrings with their definitions; nests scopes', () => {
     const chunks = chunker.chunk('app/service.py', fixture('service.py'));
     expect(rows(chunks)).toEqual([
-      [1, 5, 'module', null, ''],
-      [8, 21, 'function', 'load_settings', ''],
+      [1, 21, 'function', 'load_settings', ''],
       [24, 27, 'class', 'Repository', ''],
       [29, 32, 'method', '__init__', 'Repository'],
       [34, 37, 'method', 'add', 'Repository'],
       [39, 45, 'class', 'Cursor', 'Repository'],
     ]);
-    expect((chunks[1] as Chunk).content.split('\n').slice(0, 3)).toEqual([
+    expect((chunks[0] as Chunk).content.split('\n').slice(7, 10)).toEqual([
       '# Caches results for the process lifetime.',
       '@functools.lru_cache(maxsize=128)',
       '@staticmethod',
     ]);
-    expect((chunks[1] as Chunk).header).toBe('app/service.py\ndef load_settings(path: str) -> dict:');
-    expect((chunks[5] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
+    expect((chunks[0] as Chunk).header).toBe('app/service.py\ndef load_settings(path: str) -> dict:');
+    expect((chunks[4] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
   });
 
   it('splits a nested class into its own members when small chunks are asked for', () => {

@@ -177,8 +177,8 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
       [21, 23, 'interface', 'Sized', ''],
     ]);
     expect(rows(small.chunk('util.lua', fixture('util.lua')))).toEqual([
-      [1, 1, 'module', null, ''],
-      [3, 6, 'method', 'join', 'M'],
+      // `local M = {}` is the preamble of the first definition after it.
+      [1, 6, 'method', 'join', 'M'],
       [8, 10, 'function', 'trim', ''],
       [12, 18, 'method', 'words', 'M'],
       [20, 20, 'module', null, ''],
@@ -211,13 +211,12 @@ describe('documents, data files and components', () => {
     expect(analysis.fallback).toBe(null);
     expect(rows(analysis.chunks)).toEqual([
       [1, 5, 'window', null, ''],
-      [6, 6, 'module', null, ''],
-      [8, 12, 'function', 'useCounter', ''],
+      [6, 12, 'function', 'useCounter', ''],
       [14, 14, 'module', null, ''],
       [15, 19, 'window', null, ''],
     ]);
     expect(analysis.language).toBe('vue');
-    expect(rows(chunker.chunk('web/Counter.svelte', fixture('Counter.vue')))[2]).toEqual([8, 12, 'function', 'useCounter', '']);
+    expect(rows(chunker.chunk('web/Counter.svelte', fixture('Counter.vue')))[1]).toEqual([6, 12, 'function', 'useCounter', '']);
   });
 
   it('chunks reStructuredText by section titles with over- and underlines', () => {

@@ -91,6 +91,14 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         if (item.def) planDefinition(item, item.def, meta, depth);
         else emitWhole(item.start, item.end, meta, owner === null ? { ...WINDOW_META, scopes } : meta);
       } else if (isDefinition(item) && tokens >= small) {
+        const first = group[0];
+        if (first && !group.some(isDefinition) && tokensOf(first.start, (group[group.length - 1] as Item).end, codeMetaOf(scopes, owner)) < small && tokensOf(first.start, item.end, meta) <= max) {
+          // A small run of code before a definition (imports, `'use strict'`, constants, a divider comment)
+          // is usually its preamble: alone it would be a chunk a reader does not recognise.
+          group = [];
+          out.push({ ...meta, start: first.start, end: item.end });
+          continue;
+        }
         flush();
         out.push({ ...meta, start: item.start, end: item.end });
       } else {
@@ -106,7 +114,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
   }
 
   function planDefinition(item: Item, def: Definition, meta: PieceMeta, depth: number): void {
-    const bodyItems = def.body && depth < MAX_DEPTH ? collectItems(def.body.namedChildren, spec) : [];
+    const bodyItems = def.body && depth < MAX_DEPTH ? collectItems(def.body.namedChildren, spec, ctx.lines.isBlank) : [];
     const inside = bodyItems.filter((body) => body.start >= item.start && body.end <= item.end);
     if (inside.length === 0 || def.bodyKind === null) {
       emitWhole(item.start, item.end, meta);
@@ -158,12 +166,17 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     };
     /**
      * The last part, when small (`return obj` and the closing brace after a windowed loop), joins the
-     * piece before it if that piece is this function's own (not a nested definition's) and both fit:
+     * piece before it if that piece is this function's own or one of its callbacks' (`w.on('error',
+     * (e) => {...})`: symbol null, the function in its scopes), not a nested definition's, and both fit:
      * a two-line tail alone is all header, and would outrank the function's head for its name.
      */
     const flushLastPart = (): void => {
       const last = out[out.length - 1];
-      const own = last !== undefined && out.length > before && last.symbol === meta.symbol && last.scopes.join('>') === meta.scopes.join('>');
+      const scopesOf = (piece: PieceMeta): string => piece.scopes.join('>');
+      const own =
+        last !== undefined &&
+        out.length > before &&
+        ((last.symbol === meta.symbol && scopesOf(last) === scopesOf(meta)) || (last.symbol === null && scopesOf(last) === innerScopes.join('>')));
       if (own && partEnd >= partStart && last.end < partStart && tokensOf(partStart, partEnd, meta) < small && tokensOf(last.start, partEnd, last) <= max) {
         last.end = partEnd;
         return;
@@ -192,6 +205,6 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     flushLastPart();
   }
 
-  planItems(collectItems(root.namedChildren, spec), [], null, 0);
+  planItems(collectItems(root.namedChildren, spec, ctx.lines.isBlank), [], null, 0);
   return out;
 }

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,24 +7,13 @@ import { startRedisServer, type TestRedis } from '@monorag/indexer/queue';
 import { cliCommand, REPO_ROOT, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { makeGitRepo, tokenFile } from './git-repo.js';
+import { findFreePort } from '@monorag/embedder-client';
 
 let embedding: FakeEmbeddingHttp;
 let repo: string;
 const dataDirs: string[] = [];
 const spawned: ChildProcess[] = [];
 
-/** A loopback port nothing listens on (taken from the OS, then released). */
-async function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function envFor(redisUrl: string): Record<string, string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'monorag-redis-data-'));
@@ -72,7 +60,7 @@ afterAll(async () => {
 
 describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
   it('an unreachable Redis: enqueue, jobs, index and worker fail after the connect timeout with one line naming REDIS_URL, exit 1', async () => {
-    const port = await unusedPort();
+    const port = await findFreePort();
     const url = `redis://127.0.0.1:${port}`;
     const expected =
       `monorag: Cannot connect to Redis at 127.0.0.1:${port} (REDIS_URL=${url}): no answer within 5 s (connect ECONNREFUSED 127.0.0.1:${port}). ` +

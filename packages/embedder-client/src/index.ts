@@ -22,3 +22,4 @@ export {
 export { stopManagedEmbedder, type StopManagedEmbedderOptions } from './stop-managed-embedder.js';
 export { EMBEDDER_STATE_FILE, readEmbedderState, type EmbedderState } from './embedder-state.js';
 export { tokenizeWords } from './tokenize-words.js';
+export { findFreePort } from './free-port.js';

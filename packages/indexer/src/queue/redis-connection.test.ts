@@ -1,25 +1,14 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isMonoragError } from '@monorag/shared';
 import { createBullmqIndexQueue } from './bullmq-index-queue.js';
 import { startBullmqIndexWorker } from './bullmq-index-worker.js';
 import { redactRedisUrl, redisAddress } from './redis-connection.js';
+import { findFreePort } from '@monorag/embedder-client';
 
-async function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('Redis that cannot be reached', () => {
   it('the queue fails its first operation after connectTimeoutMs naming REDIS_URL and the address, and closes at once', async () => {
-    const port = await unusedPort();
+    const port = await findFreePort();
     const queue = createBullmqIndexQueue({ redisUrl: `redis://127.0.0.1:${port}`, project: 'p', connectTimeoutMs: 500 });
     const started = Date.now();
     const error = await queue.counts().catch((e: unknown) => e);
@@ -34,7 +23,7 @@ describe('Redis that cannot be reached', () => {
   });
 
   it('the worker does not start', async () => {
-    const port = await unusedPort();
+    const port = await findFreePort();
     const start = startBullmqIndexWorker({ redisUrl: `redis://127.0.0.1:${port}`, project: 'p', connectTimeoutMs: 500, processFile: () => Promise.reject(new Error('not called')) });
     await expect(start).rejects.toThrow(`Cannot connect to Redis at 127.0.0.1:${port}`);
   });

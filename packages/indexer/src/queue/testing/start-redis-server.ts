@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { findFreePort } from '@monorag/embedder-client';
 
 /** A redis-server child process started by a test. */
 export interface TestRedis {
@@ -9,17 +9,6 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `redis-server` (from apt; `scripts/setup.sh` installs it) on a free loopback port without
@@ -27,7 +16,7 @@ async function freePort(): Promise<number> {
  * @throws Error when redis-server is missing or does not come up.
  */
 export async function startRedisServer(binary = 'redis-server'): Promise<TestRedis> {
-  const port = await freePort();
+  const port = await findFreePort();
   const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

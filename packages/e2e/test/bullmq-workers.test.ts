@@ -108,6 +108,7 @@ afterAll(async () => {
 
 describe('monorag worker processes on a real redis-server (1,000 generated files, fake embedder over HTTP)', () => {
   it('two workers index every file exactly once and stop gracefully on SIGTERM', async () => {
+    const started = Date.now();
     const enqueue = await runCli(['jobs', 'enqueue', root, '--json'], env);
     expect(enqueue.code).toBe(0);
     expect(JSON.parse(enqueue.stdout)).toMatchObject({ walked: FILES, unchanged: 0, enqueued: FILES });
@@ -132,6 +133,15 @@ describe('monorag worker processes on a real redis-server (1,000 generated files
     // Both processes took work.
     for (const w of workers) expect(w.done.length).toBeGreaterThan(0);
     await expectCompleteIndex();
+    // The worker that found the queue drained recorded the index as fresh (no --wait ran): the time,
+    // and the commit enqueue saw ('' here: the corpus is not a git repository).
+    const store = await openSqliteStore({ file: path.join(dataDir, 'index.sqlite') });
+    try {
+      expect(Number(await store.getMeta('indexedAt'))).toBeGreaterThanOrEqual(started);
+      expect(await store.getMeta('indexedCommit')).toBe('');
+    } finally {
+      await store.close();
+    }
 
     const jobs = await runCli(['jobs', '--project', root, '--json'], env);
     expect(JSON.parse(jobs.stdout)).toMatchObject({ counts: { waiting: 0, active: 0, delayed: 0, failed: 0 }, jobs: [] });

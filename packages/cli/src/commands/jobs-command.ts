@@ -1,9 +1,11 @@
 import { addGitExclude, createIndexChunker, currentCommit } from '@monorag/indexer';
-import { createBullmqIndexQueue, planFileJobs, type BullmqIndexQueue } from '@monorag/indexer/queue';
+import { planFileJobs } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
-import { createProjectContext, dataDirIgnorePattern, ensureDataDir, type ProjectContext } from '../project-context.js';
-import { deleteProjectStore, openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
+import { deleteProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
+import { openQueue } from '../open-queue.js';
+import { ENQUEUED_COMMIT_KEY } from '../queue-freshness.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -14,10 +16,6 @@ export interface JobsCommandOptions {
   limit?: number;
 }
 
-function openQueue(context: ProjectContext): BullmqIndexQueue {
-  const { queue } = context.config;
-  return createBullmqIndexQueue({ redisUrl: redisUrlOf(context), project: projectKey(context), attempts: queue.attempts, backoffMs: queue.backoffMs, logger: context.logger });
-}
 
 /**
  * `monorag jobs`: counts and lists the project's queued (waiting, delayed), active and failed file
@@ -92,6 +90,8 @@ export async function runEnqueueCommand(project: string | undefined, options: En
       root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [],
     });
     const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, enqueued: await queue.enqueue(plan.paths) };
+    // The commit these jobs bring the index to: a worker that finds the queue drained records it (ENQUEUED_COMMIT_KEY).
+    await store.setMeta(ENQUEUED_COMMIT_KEY, commit ?? '');
     if (options.wait) {
       const { waiting, active, delayed, failed } = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
       report.after = { waiting, active, delayed, failed };

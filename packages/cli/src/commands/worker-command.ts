@@ -2,6 +2,8 @@ import { indexFile, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
 import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+import { openQueue } from '../open-queue.js';
+import { recordDrainedQueue } from '../queue-freshness.js';
 import { createIndexChunker } from '@monorag/indexer';
 
 /** Options of `monorag worker`. */
@@ -21,6 +23,8 @@ export interface RunningWorker {
  * `monorag worker [path]`: takes file jobs of the project's BullMQ queue (Redis at REDIS_URL) and
  * indexes each under this checkout into the configured store, `queue.concurrency` jobs at a time.
  * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces.
+ * After each job, a worker that finds the queue drained records the index's freshness (`indexedAt`,
+ * and the commit `jobs enqueue` saw), so `status` and search footers know the run is complete.
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up.
  */
 export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
@@ -36,6 +40,19 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
   const chunker = await createIndexChunker(embedder, info, logger);
   const store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
   const key = projectKey(context);
+  const queue = openQueue(context);
+  /** Freshness records in flight, one after another; `stop` waits for them before closing the store. */
+  let recording = Promise.resolve();
+  const recordIfDrained = (): void => {
+    recording = recording
+      .then(() => recordDrainedQueue(queue, store))
+      .then(
+        (drained) => {
+          if (drained) logger.info('queue drained; index freshness recorded');
+        },
+        (error: Error) => logger.warn({ error: error.message }, 'could not record the index freshness after a job'),
+      );
+  };
   const worker = await startBullmqIndexWorker({
     redisUrl: redisUrlOf(context),
     project: key,
@@ -44,7 +61,9 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     logger,
     processFile: (data, reportProgress) =>
       indexFile({ root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, onProgress: reportProgress }),
+    onJobDone: recordIfDrained,
   }).catch(async (error: unknown) => {
+    await queue.close();
     await store.close();
     throw error;
   });
@@ -57,6 +76,8 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     if (stopping && !force) return stopping;
     stopping = (async () => {
       await worker.close(force);
+      await recording;
+      await queue.close();
       await store.close();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

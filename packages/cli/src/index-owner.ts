@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, MonoragError, errorMessage } from '@monorag/shared';
 import { readStoredMeta } from '@monorag/store';
-import type { ProjectContext } from './project-context.js';
+import { relativeInside, type ProjectContext } from './project-context.js';
 
 /**
  * Meta keys recording which project a SQLite index belongs to: the project root and the data
@@ -22,12 +22,6 @@ function realDataDir(context: ProjectContext): string {
   return existsSync(context.dataDir) ? realpathSync(context.dataDir) : context.dataDir;
 }
 
-/** `child` relative to `parent` when it lies strictly inside it, else undefined. */
-function inside(parent: string, child: string): string | undefined {
-  const rel = path.relative(parent, child);
-  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel;
-}
-
 /**
  * Whether an index recorded as `root` + `dataDir` may serve the context's project: the same root, no
  * record yet (an index from before the record, adopted on its next write), or a project moved or
@@ -42,7 +36,7 @@ function ownedBy(context: ProjectContext, root: string | undefined, dataDir: str
 
 /** `INVALID_ARGUMENT` naming both roots and what to do. */
 function ownerMismatch(context: ProjectContext, owner: string): MonoragError {
-  const sub = inside(owner, context.root);
+  const sub = relativeInside(owner, context.root);
   const parent = sub === undefined
     ? ''
     : ` ${context.root} lies inside ${owner}: to use that index, give ${owner} as ${context.argName} instead (a search's --path ${sub} keeps to this directory).`;

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, errorMessage, loadConfig, MonoragError } from '@monorag/shared';
-import { STORE_FILE_NAME, type ProjectContext } from './project-context.js';
+import { resolveDataDir, STORE_FILE_NAME, type ProjectContext } from './project-context.js';
 
 /** The nearest ancestor directory of the project with an index file of its own (its `.monorag/` or configured data directory), and that file. */
 function findIndexedAncestor(context: ProjectContext): { root: string; storeFile: string } | undefined {
   for (let dir = path.dirname(context.root); ; dir = path.dirname(dir)) {
     try {
       const { dataDir } = loadConfig({ projectRoot: dir, overrides: context.overrides });
-      const storeFile = path.join(path.resolve(dir, dataDir ?? '.monorag'), STORE_FILE_NAME);
+      const storeFile = path.join(resolveDataDir(dir, dataDir), STORE_FILE_NAME);
       // An absolute data directory names the same file for every directory: the project's own, missing.
       if (storeFile !== context.storeFile && existsSync(storeFile)) return { root: dir, storeFile };
     } catch (error) {

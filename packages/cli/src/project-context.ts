@@ -48,11 +48,22 @@ export interface ProjectContextOptions {
   overrides?: ConfigInput;
 }
 
+/** The data directory of the project at `root`: `dataDir` from its configuration, resolved against the root; default `<root>/.monorag`. */
+export function resolveDataDir(root: string, dataDir: string | undefined): string {
+  return path.resolve(root, dataDir ?? '.monorag');
+}
+
+/** `child` relative to `parent` (native separators) when it lies strictly inside it, else undefined. */
+export function relativeInside(parent: string, child: string): string | undefined {
+  const rel = path.relative(parent, child);
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel;
+}
+
 /** Loads configuration for a project and creates its logger (stderr only). */
 export function createProjectContext({ project, argName, overrides }: ProjectContextOptions): ProjectContext {
   const root = resolveProjectRoot(project, argName);
   const config = loadConfig({ projectRoot: root, overrides });
-  const dataDir = path.resolve(root, config.dataDir ?? '.monorag');
+  const dataDir = resolveDataDir(root, config.dataDir);
   const logger = createLogger({ level: config.logLevel, pretty: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stderr.isTTY === true) });
   return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger, argName, overrides };
 }
@@ -103,7 +114,6 @@ export function ensureDataDir(context: ProjectContext): void {
  * project, otherwise undefined.
  */
 export function dataDirIgnorePattern(context: ProjectContext): string | undefined {
-  const rel = path.relative(context.root, context.dataDir);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return `/${rel.split(path.sep).join('/')}/`;
+  const rel = relativeInside(context.root, context.dataDir);
+  return rel === undefined ? undefined : `/${rel.split(path.sep).join('/')}/`;
 }

@@ -86,10 +86,20 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
+/** 1 when a question's first hit is within the top `k`, else 0 (the per-question term of Recall@k, i.e. success@k). */
+export function hitAt(firstHit: number | null, k: number): number {
+  return firstHit !== null && firstHit <= k ? 1 : 0;
+}
+
+/** 1 / rank of a question's first hit in the top 10, 0 without one (the per-question term of MRR@10). */
+export function reciprocalRank(firstHit: number | null): number {
+  return firstHit !== null && firstHit <= 10 ? 1 / firstHit : 0;
+}
+
 /** Summarises question scores. */
 export function summarise(scores: readonly QuestionScore[]): Summary {
   const n = scores.length;
-  const at = (k: number): number => (n === 0 ? 0 : scores.filter((s) => s.firstHit !== null && s.firstHit <= k).length / n);
+  const at = (k: number): number => (n === 0 ? 0 : scores.reduce((sum, s) => sum + hitAt(s.firstHit, k), 0) / n);
   const code = scores.filter((s) => s.docOutranksCode !== null);
   const lat = scores.map((s) => s.latencyMs).sort((a, b) => a - b);
   return {
@@ -97,7 +107,7 @@ export function summarise(scores: readonly QuestionScore[]): Summary {
     recall1: round(at(1)),
     recall5: round(at(5)),
     recall10: round(at(10)),
-    mrr10: round(n === 0 ? 0 : scores.reduce((sum, s) => sum + (s.firstHit ? 1 / s.firstHit : 0), 0) / n),
+    mrr10: round(n === 0 ? 0 : scores.reduce((sum, s) => sum + reciprocalRank(s.firstHit), 0) / n),
     ndcg10: round(n === 0 ? 0 : scores.reduce((sum, s) => sum + s.ndcg10, 0) / n),
     docOutranksCode: code.length === 0 ? null : round(code.filter((s) => s.docOutranksCode).length / code.length),
     p50Ms: round(percentile(lat, 50)),

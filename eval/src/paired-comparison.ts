@@ -1,3 +1,5 @@
+import { hitAt, reciprocalRank } from './metrics.js';
+
 /** Per-question outcome the paired comparison reads: the 1-based rank of the first hit in the top 10, or null. */
 export interface PairedScore {
   id: string;
@@ -26,8 +28,6 @@ export interface PairedComparison {
 /** Bootstrap resamples of {@link comparePaired}; 10,000 is the usual choice for a 95% percentile interval (Efron and Tibshirani 1993). */
 export const BOOTSTRAP_RESAMPLES = 10_000;
 
-const reciprocal = (rank: number | null): number => (rank !== null && rank <= 10 ? 1 / rank : 0);
-const hit5 = (rank: number | null): number => (rank !== null && rank <= 5 ? 1 : 0);
 
 /** mulberry32: a small seeded PRNG, so the interval is the same on every run. Returns [0, 1). */
 function seededRandom(seed: number): () => number {
@@ -64,11 +64,11 @@ export function comparePaired(a: readonly PairedScore[], b: readonly PairedScore
   const byId = new Map(b.map((s) => [s.id, s.firstHit]));
   if (a.length !== b.length || a.some((s) => !byId.has(s.id))) throw new Error('comparePaired: the rows were scored on different questions');
   const n = a.length;
-  const rrDiff = a.map((s) => reciprocal(s.firstHit) - reciprocal(byId.get(s.id)!));
+  const rrDiff = a.map((s) => reciprocalRank(s.firstHit) - reciprocalRank(byId.get(s.id)!));
   let wins = 0;
   let losses = 0;
   for (const s of a) {
-    const d = hit5(s.firstHit) - hit5(byId.get(s.id)!);
+    const d = hitAt(s.firstHit, 5) - hitAt(byId.get(s.id)!, 5);
     if (d > 0) wins++;
     else if (d < 0) losses++;
   }

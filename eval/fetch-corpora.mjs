@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Fetches the pinned evaluation corpora from the npm registry (`npm pack`), checks each tarball's
-// sha256 against eval/corpora.json, and unpacks it to eval/.corpora/<name>-<version>/.
+// Fetches the pinned evaluation corpora, checks each tarball's sha256 against eval/corpora.json, and
+// unpacks it to eval/.corpora/<name>-<version>/ without its top folder. A corpus's `registry` says
+// where it comes from: `npm` (the default; `npm pack`, top folder `package/`) or `pypi` (the source
+// distribution, downloaded by the pip of packages/embedding-server/.venv, which scripts/setup.sh
+// makes; top folder `<name>-<version>/`).
 // Usage: node eval/fetch-corpora.mjs [name ...]   (default: all). Prints one directory per line on stdout.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +22,35 @@ if (unknown.length > 0) {
 const baseDir = path.join(evalDir, '.corpora');
 const tarDir = path.join(baseDir, 'tarballs');
 mkdirSync(tarDir, { recursive: true });
+const pip = path.join(evalDir, '..', 'packages', 'embedding-server', '.venv', 'bin', 'pip');
+
+/** Downloads the npm tarball of `name@version` into tarDir; returns its path. */
+function fetchNpm(corpus) {
+  const out = execFileSync('npm', ['pack', `${corpus.name}@${corpus.version}`, '--pack-destination', tarDir, '--json', '--silent'], { encoding: 'utf8' });
+  return path.join(tarDir, JSON.parse(out)[0].filename);
+}
+
+/** Downloads the PyPI source distribution (.tar.gz) of `name==version` into tarDir; returns its path. */
+function fetchPypi(corpus) {
+  if (!existsSync(pip)) throw new Error(`${pip} is missing; run scripts/setup.sh to make the Python environment`);
+  const tmp = mkdtempSync(path.join(tarDir, 'pip-'));
+  try {
+    // Only the sdist of this one project: no wheels, no dependencies (pip may still fetch the build
+    // backend into an isolated environment to read the sdist's metadata).
+    execFileSync(pip, ['download', '--no-deps', '--no-binary', ':all:', '--disable-pip-version-check', '--quiet', `${corpus.name}==${corpus.version}`, '-d', tmp], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const files = readdirSync(tmp).filter((f) => f.endsWith('.tar.gz'));
+    if (files.length !== 1) throw new Error(`expected one .tar.gz source distribution, pip downloaded: ${readdirSync(tmp).join(', ') || 'nothing'}`);
+    const tarball = path.join(tarDir, files[0]);
+    renameSync(path.join(tmp, files[0]), tarball);
+    return tarball;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const fetchers = { npm: fetchNpm, pypi: fetchPypi };
 
 for (const corpus of corpora.filter((c) => wanted.length === 0 || wanted.includes(c.name))) {
   const target = path.join(baseDir, `${corpus.name}-${corpus.version}`);
@@ -26,21 +58,35 @@ for (const corpus of corpora.filter((c) => wanted.length === 0 || wanted.include
     process.stdout.write(`${target}\n`);
     continue;
   }
-  const spec = `${corpus.name}@${corpus.version}`;
+  const registry = corpus.registry ?? 'npm';
+  const fetcher = fetchers[registry];
+  const spec = `${corpus.name}@${corpus.version} (${registry})`;
+  if (!fetcher) {
+    process.stderr.write(`fetch-corpora: ${spec} names an unknown registry; use one of ${Object.keys(fetchers).join(', ')} in eval/corpora.json.\n`);
+    process.exit(2);
+  }
   process.stderr.write(`fetching ${spec} ...\n`);
-  const out = execFileSync('npm', ['pack', spec, '--pack-destination', tarDir, '--json', '--silent'], { encoding: 'utf8' });
-  const tarball = path.join(tarDir, JSON.parse(out)[0].filename);
+  let tarball;
+  try {
+    tarball = fetcher(corpus);
+  } catch (error) {
+    process.stderr.write(`fetch-corpora: could not download ${spec}: ${error instanceof Error ? error.message : error}\nCheck the network and the registry, then run \`node eval/fetch-corpora.mjs ${corpus.name}\` again.\n`);
+    process.exit(1);
+  }
   const digest = createHash('sha256').update(readFileSync(tarball)).digest('hex');
   if (digest !== corpus.sha256) {
     rmSync(tarball, { force: true });
-    process.stderr.write(`fetch-corpora: ${spec} has sha256 ${digest}, expected ${corpus.sha256}; refusing to use it.\n`);
+    process.stderr.write(
+      `fetch-corpora: ${spec} has sha256 ${digest}, expected ${corpus.sha256}; refusing to use it.\n` +
+        `The registry served other bytes than the ones the golden questions were written on: find out why before changing the sha256 in eval/corpora.json (and re-check that corpus's golden ranges if the content changed).\n`,
+    );
     process.exit(1);
   }
   const tmp = `${target}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
+  // Both registries wrap the files in one top folder (npm: package/, PyPI sdists: <name>-<version>/).
   execFileSync('tar', ['-xzf', tarball, '-C', tmp, '--strip-components=1', '--no-same-owner']);
-  
   rmSync(target, { recursive: true, force: true });
   renameSync(tmp, target);
   execFileSync('touch', [`${target}.verified`]);

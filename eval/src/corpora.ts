@@ -9,7 +9,13 @@ export const EVAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export interface Corpus {
   name: string;
   version: string;
+  /** sha256 of the downloaded tarball (npm: the `npm pack` .tgz; pypi: the sdist .tar.gz). */
   sha256: string;
+  /**
+   * Where eval/fetch-corpora.mjs downloads it from: `npm` (default, `npm pack`) or `pypi` (the source
+   * distribution, via the pip of packages/embedding-server/.venv). Either way the top folder is stripped.
+   */
+  registry: 'npm' | 'pypi';
   /** Extra gitignore-syntax rules pinning the indexed subset. */
   ignore: string[];
   /** Absolute path of the unpacked corpus (eval/.corpora/<name>-<version>). */
@@ -18,6 +24,8 @@ export interface Corpus {
 
 /** Reads eval/corpora.json. */
 export function readCorpora(): Corpus[] {
-  const { corpora } = JSON.parse(readFileSync(path.join(EVAL_DIR, 'corpora.json'), 'utf8')) as { corpora: Omit<Corpus, 'root'>[] };
-  return corpora.map((c) => ({ ...c, ignore: c.ignore ?? [], root: path.join(EVAL_DIR, '.corpora', `${c.name}-${c.version}`) }));
+  const { corpora } = JSON.parse(readFileSync(path.join(EVAL_DIR, 'corpora.json'), 'utf8')) as {
+    corpora: (Omit<Corpus, 'root' | 'registry' | 'ignore'> & Partial<Pick<Corpus, 'registry' | 'ignore'>>)[];
+  };
+  return corpora.map((c) => ({ ...c, registry: c.registry ?? 'npm', ignore: c.ignore ?? [], root: path.join(EVAL_DIR, '.corpora', `${c.name}-${c.version}`) }));
 }

@@ -131,6 +131,34 @@ export const configSchema = z.strictObject({
       }
     })
     .default({ defaultLimit: 10, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 600 }),
+  /** The HTTP gateway (`monorag gateway`): MCP Streamable HTTP at /mcp, REST at /v1, /health, /metrics. */
+  gateway: z
+    .strictObject({
+      /** Address to bind; loopback by default. Without tokens a non-loopback one is refused (unless `--insecure`). Env `MONORAG_GATEWAY_HOST`. */
+      host: z.string().min(1).default('127.0.0.1'),
+      /** TCP port. Env `MONORAG_GATEWAY_PORT`. */
+      port: z.coerce.number({ error: 'expected a port number' }).int().min(1).max(65_535).default(7700),
+      /**
+       * Bearer tokens; when any is set, every route but /health needs `Authorization: Bearer <token>`.
+       * At least 16 characters each (e.g. `openssl rand -hex 32`). Env `MONORAG_GATEWAY_TOKEN`: one
+       * token, or several separated by commas.
+       */
+      tokens: z
+        .preprocess(
+          (value) => (typeof value === 'string' ? value.split(',').map((t) => t.trim()).filter((t) => t !== '') : value),
+          z.array(z.string().min(16, 'each token must be at least 16 characters long (e.g. `openssl rand -hex 32`)')),
+        )
+        .default([]),
+      /** Requests per client (token, else IP address) per window; past it, 429. Env `MONORAG_GATEWAY_RATE_LIMIT`. */
+      rateLimit: positiveInt.default(300),
+      /** Length of the rate-limit window, in seconds. */
+      rateWindowSeconds: positiveInt.default(60),
+      /** MCP sessions open at once; a new one past it is refused with 503. Env `MONORAG_GATEWAY_MAX_SESSIONS`. */
+      maxSessions: positiveInt.default(64),
+      /** An MCP session unused this long (seconds) is closed. */
+      sessionIdleSeconds: positiveInt.default(1800),
+    })
+    .default({ host: '127.0.0.1', port: 7700, tokens: [], rateLimit: 300, rateWindowSeconds: 60, maxSessions: 64, sessionIdleSeconds: 1800 }),
 });
 
 /** Parsed configuration with defaults applied. */
@@ -179,6 +207,11 @@ const ENV_KEYS: readonly (readonly [variable: string, keyPath: readonly string[]
   ['MONORAG_DATA_DIR', ['dataDir']],
   ['MONORAG_LOG_LEVEL', ['logLevel'], 'caseless'],
   ['MONORAG_LOG_FORMAT', ['logFormat'], 'caseless'],
+  ['MONORAG_GATEWAY_HOST', ['gateway', 'host']],
+  ['MONORAG_GATEWAY_PORT', ['gateway', 'port']],
+  ['MONORAG_GATEWAY_TOKEN', ['gateway', 'tokens']],
+  ['MONORAG_GATEWAY_RATE_LIMIT', ['gateway', 'rateLimit']],
+  ['MONORAG_GATEWAY_MAX_SESSIONS', ['gateway', 'maxSessions']],
 ];
 
 function fromEnv(env: Record<string, string | undefined>): ConfigInput {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,24 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
     for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: expected });
   }, 60_000);
 
+  it('an unreachable Redis: `monorag worker` fails with that line before it creates the data directory, calls the embedder or opens the store', async () => {
+    const port = await findFreePort();
+    const url = `redis://127.0.0.1:${port}`;
+    const parent = mkdtempSync(path.join(tmpdir(), 'monorag-redis-data-'));
+    dataDirs.push(parent);
+    const dataDir = path.join(parent, 'never-created');
+    // No embedding server answers there either: touching the embedder would end in EMBEDDER_UNAVAILABLE instead.
+    const deadEmbedder = `http://127.0.0.1:${await findFreePort()}`;
+    const run = await runCli(['worker', repo], { ...envFor(url), MONORAG_DATA_DIR: dataDir, EMBEDDING_URL: deadEmbedder });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({
+      code: 1,
+      stderr:
+        `monorag: Cannot connect to Redis at 127.0.0.1:${port} (REDIS_URL=${url}): no answer within 5 s (connect ECONNREFUSED 127.0.0.1:${port}). ` +
+        'Start Redis there, or set REDIS_URL (queue.redisUrl in monorag.json) to a reachable redis:// or rediss:// URL.\n',
+    });
+    expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
   it('an unknown Redis host: one line with the resolver error, exit 1', async () => {
     const run = await runCli(['jobs', '--project', repo], envFor('redis://no-such-host.invalid:6379'));
     expect(run.code).toBe(1);
@@ -81,6 +99,20 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       /^monorag: Cannot connect to Redis at no-such-host\.invalid:6379 \(REDIS_URL=redis:\/\/no-such-host\.invalid:6379\): no answer within 5 s \(getaddrinfo (ENOTFOUND|EAI_AGAIN) no-such-host\.invalid\)\. Start Redis there/,
     );
     expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  }, 60_000);
+
+  it('a worker stopped with SIGTERM while Redis is down exits within a few seconds, saying why on stderr', async () => {
+    const own = await startRedisServer();
+    const worker = startCli(['worker', repo], envFor(own.url));
+    await until(() => worker.stderr().includes('Ctrl-C stops after the active jobs'), 30_000, 'the worker to start');
+    await own.stop();
+    await until(() => worker.stderr().includes('Redis connection lost'), 10_000, 'the lost-connection warning');
+    const signalled = Date.now();
+    worker.child.kill('SIGTERM');
+    const code = await Promise.race([worker.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000))]);
+    expect(code).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(8_000);
+    expect(worker.stderr()).toContain(`monorag worker: Redis at 127.0.0.1:${own.port} is unreachable; stopped without waiting for it`);
   }, 60_000);
 
   describe('with a real redis-server', () => {

@@ -1,10 +1,11 @@
-import { indexFile, startBullmqIndexWorker } from '@monorag/indexer/queue';
+import { indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
 import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrainedQueue } from '../queue-freshness.js';
 import { createIndexChunker } from '@monorag/indexer';
+import type { ChunkStore } from '@monorag/store';
 
 /** Options of `monorag worker`. */
 export interface WorkerCommandOptions {
@@ -22,10 +23,14 @@ export interface RunningWorker {
 /**
  * `monorag worker [path]`: takes file jobs of the project's BullMQ queue (Redis at REDIS_URL) and
  * indexes each under this checkout into the configured store, `queue.concurrency` jobs at a time.
- * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces.
+ * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces. With
+ * Redis down (or lost during the stop) it stops at once without waiting for Redis, saying so in one
+ * line on stderr.
  * After each job, a worker that finds the queue drained records the index's freshness (`indexedAt`,
  * and the commit `jobs enqueue` saw), so `status` and search footers know the run is complete.
- * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up.
+ * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within
+ *   the 5 s connect timeout), before the data directory, the embedder or the store is touched; then the
+ *   embedder's and the store's errors.
  */
 export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
   const context = createProjectContext({
@@ -33,14 +38,25 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     argName: '<path>',
     overrides: { dataDir: options.dataDir, queue: { concurrency: options.concurrency } },
   });
-  ensureDataDir(context);
   const { logger, config } = context;
-  const embedder = createProjectEmbedder(context);
-  const info = await embedder.info();
-  const chunker = await createIndexChunker(embedder, info, logger);
-  const store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
   const key = projectKey(context);
+  // Redis first: with Redis down the worker fails with QUEUE_UNAVAILABLE before it creates the data
+  // directory, contacts (or starts) the embedder or opens the store.
   const queue = openQueue(context);
+  let store: ChunkStore;
+  let chunker: Awaited<ReturnType<typeof createIndexChunker>>;
+  let embedder: ReturnType<typeof createProjectEmbedder>;
+  try {
+    await queue.ready();
+    ensureDataDir(context);
+    embedder = createProjectEmbedder(context);
+    const info = await embedder.info();
+    chunker = await createIndexChunker(embedder, info, logger);
+    store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
+  } catch (error) {
+    await queue.close();
+    throw error;
+  }
   /** Freshness records in flight, one after another; `stop` waits for them before closing the store. */
   let recording = Promise.resolve();
   const recordIfDrained = (): void => {
@@ -75,9 +91,18 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
   const stop = (force = false): Promise<void> => {
     if (stopping && !force) return stopping;
     stopping = (async () => {
-      await worker.close(force);
-      await recording;
-      await queue.close();
+      if ((await worker.close(force)) === 'redis-unreachable') {
+        process.stderr.write(
+          `monorag worker: Redis at ${redisAddress(redisUrlOf(context))} is unreachable; stopped without waiting for it ` +
+            `(jobs this worker had active are taken over by another worker after queue.lockSeconds, ${config.queue.lockSeconds} s).\n`,
+        );
+        // A freshness record in flight waits for Redis: closing the queue first ends its commands.
+        await queue.close();
+        await recording;
+      } else {
+        await recording;
+        await queue.close();
+      }
       await store.close();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Logger } from '@monorag/shared';
 import type { FileJobData, FileJobProgress, FileJobResult } from './file-job.js';
 import { indexQueueName } from './file-job.js';
-import { createRedisConnection, REDIS_CONNECT_TIMEOUT_MS, waitForRedis } from './redis-connection.js';
+import { createRedisConnection, REDIS_CONNECT_TIMEOUT_MS, waitForRedis, watchConnectionLoss } from './redis-connection.js';
 import { logRedisErrors } from './redis-error-log.js';
 import { withJobSpan } from './trace-context.js';
 
@@ -28,13 +28,22 @@ export interface BullmqIndexWorkerOptions {
   onJobDone?: (event: { data: FileJobData; result?: FileJobResult; error?: Error }) => void;
 }
 
+/**
+ * How a worker's close ended: `closed` (gracefully, or at once with `force`), or `redis-unreachable`:
+ * Redis was down, or went down while the worker waited for its active jobs, so it stopped without
+ * waiting for Redis; its active jobs are taken over by another worker once their locks expire.
+ */
+export type WorkerCloseOutcome = 'closed' | 'redis-unreachable';
+
 /** A running worker. */
 export interface BullmqIndexWorker {
   /**
    * Graceful shutdown: takes no new jobs and waits for the active ones to finish (`force`: returns at
-   * once; the active jobs' locks expire and another worker takes them over).
+   * once; the active jobs' locks expire and another worker takes them over). Never waits for a Redis
+   * that is down (BullMQ's own close would wait until Redis is back): it then drops the connections
+   * at once and says so in its outcome.
    */
-  close(force?: boolean): Promise<void>;
+  close(force?: boolean): Promise<WorkerCloseOutcome>;
 }
 
 /**
@@ -82,13 +91,38 @@ export async function startBullmqIndexWorker({
   });
   worker.on('error', logRedisErrors({ connection, redisUrl, logger, message: 'worker error' }));
   await worker.waitUntilReady();
+  /**
+   * Drops both connections (this one and BullMQ's blocking one) without a word to Redis, for a close
+   * that lost Redis while it waited. BullMQ's disconnect waits for an `end` event that a connection
+   * already down may never emit, so it is not awaited: the sockets are closed at once, and the timers
+   * of BullMQ's unfinished close lapse within seconds.
+   */
+  const dropConnections = (): 'redis-unreachable' => {
+    connection.disconnect();
+    worker.disconnect().catch((error: Error) => logger?.debug({ error: error.message }, 'blocking connection already closed'));
+    return 'redis-unreachable';
+  };
   return {
     close: async (force = false) => {
-      await worker.close(force);
+      if (connection.status !== 'ready') {
+        // Nothing can be handed back to Redis now: a forced close returns at once.
+        await worker.close(true);
+        connection.disconnect();
+        return 'redis-unreachable';
+      }
+      // BullMQ's close waits for its blocking fetch, which waits for Redis: race it against losing Redis.
+      const watch = watchConnectionLoss(connection);
+      try {
+        const closed = await Promise.race([worker.close(force).then(() => true), watch.lost.then(() => false)]);
+        if (!closed) return dropConnections();
+      } finally {
+        watch.cancel();
+      }
       await connection.quit().catch((error: Error) => {
         // Already closed by BullMQ's shutdown; nothing left to release.
         logger?.debug({ error: error.message }, 'redis connection already closed');
       });
+      return 'closed';
     },
   };
 }

@@ -9,7 +9,7 @@ export {
   type JobCounts,
   type JobSummary,
 } from './bullmq-index-queue.js';
-export { createRedisConnection } from './redis-connection.js';
-export { startBullmqIndexWorker, type BullmqIndexWorker, type BullmqIndexWorkerOptions } from './bullmq-index-worker.js';
+export { createRedisConnection, redisAddress } from './redis-connection.js';
+export { startBullmqIndexWorker, type BullmqIndexWorker, type BullmqIndexWorkerOptions, type WorkerCloseOutcome } from './bullmq-index-worker.js';
 export { injectTraceContext, withJobSpan, QUEUE_TRACER } from './trace-context.js';
 export { startRedisServer, type TestRedis } from './testing/start-redis-server.js';

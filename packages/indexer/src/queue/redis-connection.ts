@@ -60,6 +60,34 @@ export async function waitForRedis(connection: Redis, redisUrl: string, timeoutM
   }
 }
 
+/** A watch on a connection, from {@link watchConnectionLoss}. */
+export interface ConnectionLossWatch {
+  /** Resolves when the connection is lost (never rejects). */
+  lost: Promise<void>;
+  /** Removes the watch's listeners (call once the watch is no longer needed). */
+  cancel(): void;
+}
+
+/**
+ * Watches `connection` for loss: `lost` resolves at once when the connection is not ready now, else
+ * at its next `close`, `reconnecting` or `end` event (Redis went away, or the connection was closed).
+ */
+export function watchConnectionLoss(connection: Redis): ConnectionLossWatch {
+  let onLost = (): void => undefined;
+  const events = ['close', 'reconnecting', 'end'] as const;
+  const lost = new Promise<void>((resolve) => {
+    onLost = () => resolve();
+    if (connection.status !== 'ready') resolve();
+  });
+  for (const event of events) connection.once(event, onLost);
+  return {
+    lost,
+    cancel: () => {
+      for (const event of events) connection.off(event, onLost);
+    },
+  };
+}
+
 function redisUnavailable(redisUrl: string, reason: string, cause: Error | undefined): MonoragError {
   return new MonoragError(
     ErrorCode.QUEUE_UNAVAILABLE,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GoldenQuestion } from './golden.js';
-import { isHit, scoreQuestion, summarise } from './metrics.js';
+import { isDoc, isHit, scoreQuestion, summarise } from './metrics.js';
 
 const q: GoldenQuestion = {
   id: 'q', corpus: 'c', type: 'semantic', answer: 'code', docParaphrase: true, query: 'x',
@@ -21,6 +21,13 @@ describe('eval metrics', () => {
     expect(s.docOutranksCode).toBe(true);
     // gains at ranks 2 and 4 (rank 3 hits an already covered range); ideal: ranks 1 and 2.
     expect(s.ndcg10).toBeCloseTo((1 / Math.log2(3) + 1 / Math.log2(5)) / (1 + 1 / Math.log2(3)), 12);
+  });
+
+  it('counts reStructuredText and AsciiDoc pages as docs, as the retriever does (a Python project documents in .rst)', () => {
+    expect([isDoc(r('docs/a.rst', 1, 2, 'rst')), isDoc(r('docs/a.adoc', 1, 2, 'asciidoc')), isDoc(r('README.md', 1, 2, 'markdown')), isDoc(r('src/a.py', 1, 2, 'python'))])
+      .toEqual([true, true, true, false]);
+    const s = scoreQuestion(q, [r('docs/x.rst', 1, 9, 'rst'), r('a.js', 12, 14)], 5);
+    expect(s.docOutranksCode).toBe(true);
   });
 
   it('summarises recall@k, MRR and latency percentiles', () => {

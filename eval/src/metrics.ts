@@ -1,3 +1,4 @@
+import { PROSE_LANGUAGES } from '@monorag/retriever';
 import type { AcceptedRange, GoldenQuestion } from './golden.js';
 
 /** A ranked result as the eval sees it. Lines 1-based, inclusive. */
@@ -25,9 +26,13 @@ export function isHit(r: RankedResult, a: AcceptedRange): boolean {
   return r.path === a.path && r.startLine <= a.endLine && a.startLine <= r.endLine;
 }
 
-/** Whether a result is documentation (prose) rather than code. */
+/**
+ * Whether a result is documentation (prose) rather than code: its language is one the retriever's
+ * intent prior treats as prose ({@link PROSE_LANGUAGES}: Markdown, MDX, reStructuredText, AsciiDoc,
+ * plain text), so the eval and the product agree on what a doc is.
+ */
 export function isDoc(r: RankedResult): boolean {
-  return r.language === 'markdown' || r.language === 'text';
+  return PROSE_LANGUAGES.has(r.language);
 }
 
 /**

@@ -1,8 +1,14 @@
+/**
+ * How long an open circuit refuses calls by default, in ms: the embedder client's outage window. A
+ * BullMQ file job's retries are scheduled to outlast it (see `circuitSafeBackoffMs` in the indexer).
+ */
+export const CIRCUIT_COOL_DOWN_MS = 30_000;
+
 /** Options of {@link createCircuitBreaker}. */
 export interface CircuitBreakerOptions {
   /** Consecutive failed attempts that open the circuit. */
   failureThreshold?: number;
-  /** How long, in ms, an open circuit refuses calls before it lets one probe through. */
+  /** How long, in ms, an open circuit refuses calls before it lets one probe through; default {@link CIRCUIT_COOL_DOWN_MS}. */
   coolDownMs?: number;
   /** Clock in ms; tests pass their own. */
   now?: () => number;
@@ -36,7 +42,7 @@ export interface CircuitBreaker {
  */
 export function createCircuitBreaker({
   failureThreshold = 5,
-  coolDownMs = 30_000,
+  coolDownMs = CIRCUIT_COOL_DOWN_MS,
   now = Date.now,
 }: CircuitBreakerOptions = {}): CircuitBreaker {
   let state: CircuitState = 'closed';

@@ -3,6 +3,7 @@ export type { Embedder, EmbedderInfo } from './embedder.js';
 export { createHttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 export { checkEmbedderIdentity, type ExpectedIdentity } from './embedder-identity.js';
 export {
+  CIRCUIT_COOL_DOWN_MS,
   createCircuitBreaker,
   type Admission,
   type CircuitBreaker,

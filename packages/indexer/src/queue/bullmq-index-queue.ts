@@ -4,6 +4,7 @@ import type { Logger } from '@monorag/shared';
 import { fileJobId, indexQueueName, type FileJobData } from './file-job.js';
 import { createRedisConnection, REDIS_CONNECT_TIMEOUT_MS, waitForRedis } from './redis-connection.js';
 import { logRedisErrors } from './redis-error-log.js';
+import { circuitSafeBackoffMs } from './retry-schedule.js';
 import { injectTraceContext, QUEUE_TRACER } from './trace-context.js';
 
 /** Options of {@link createBullmqIndexQueue}. */
@@ -14,7 +15,10 @@ export interface BullmqIndexQueueOptions {
   project: string;
   /** Attempts per job before it is kept as failed; default 5. */
   attempts?: number;
-  /** First retry delay in ms, doubled on each attempt (BullMQ `exponential` backoff); default 1000. */
+  /**
+   * First retry delay in ms, doubled on each attempt (BullMQ `exponential` backoff); default
+   * {@link circuitSafeBackoffMs}(attempts), so that the retries outlast the embedder's open circuit.
+   */
   backoffMs?: number;
   /** Milliseconds to wait for Redis before the first operation fails; default {@link REDIS_CONNECT_TIMEOUT_MS}. */
   connectTimeoutMs?: number;
@@ -77,7 +81,7 @@ export function createBullmqIndexQueue({
   redisUrl,
   project,
   attempts = 5,
-  backoffMs = 1000,
+  backoffMs = circuitSafeBackoffMs(attempts),
   connectTimeoutMs = REDIS_CONNECT_TIMEOUT_MS,
   logger,
 }: BullmqIndexQueueOptions): BullmqIndexQueue {

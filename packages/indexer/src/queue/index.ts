@@ -10,6 +10,7 @@ export {
   type JobSummary,
 } from './bullmq-index-queue.js';
 export { createRedisConnection, redisAddress } from './redis-connection.js';
+export { circuitSafeBackoffMs, retryDelaysMs } from './retry-schedule.js';
 export { startBullmqIndexWorker, type BullmqIndexWorker, type BullmqIndexWorkerOptions, type WorkerCloseOutcome } from './bullmq-index-worker.js';
 export { injectTraceContext, withJobSpan, QUEUE_TRACER } from './trace-context.js';
 export { startRedisServer, type TestRedis } from './testing/start-redis-server.js';

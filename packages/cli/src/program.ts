@@ -10,6 +10,7 @@ import { runSymbolsCommand } from './commands/symbols-command.js';
 import { runEnqueueCommand, runJobsCommand } from './commands/jobs-command.js';
 import { runWorkerCommand } from './commands/worker-command.js';
 import { parseIntUpTo, parsePositiveInt } from './parse-flags.js';
+import { parseHookQueued } from './queue-run-line.js';
 import { CLI_VERSION } from './version.js';
 
 /** Longest `watch --debounce-ms`: a minute; a longer quiet time would defeat a watcher. */
@@ -36,6 +37,7 @@ export function createProgram(): Command {
     .option('--paths <paths...>', 'only these repo-relative files or directories (new, changed or deleted)')
     .option('--from-queue', 'index the paths queued by the git hooks (used by the hooks); prints one line per run')
     .option('--hook <name>', 'with --from-queue: the git hook that started the run, named in its line (used by the hooks)')
+    .option('--queued <n>', 'with --hook: how many paths that hook queued, or "full", as its line reports (used by the hooks)', parseHookQueued)
     .option('--verbose', 'with --from-queue: print the full report too (as MONORAG_LOG_LEVEL=info does)')
     .action(async (path: string, opts) => {
       await runIndexCommand(path, opts);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { indexLockHolder } from '@monorag/indexer';
+import { enqueuePaths, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ENTRY, runCli, TSX } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
@@ -52,6 +52,26 @@ describe("the git hooks' log", () => {
     const verbose = (await hooksLog(dataDir, /index: .*index\.sqlite\n/)).slice(quiet.length);
     expect(verbose).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z post-commit: 1 path\(s\) enqueued, indexed in \d+ ms$/m);
     expect(verbose).toContain(`Indexed ${repo} (given paths only)\n  files: 4 in index (1 added,`);
+  }, 120_000);
+
+  it("says how many paths the hook queued, not how many the run drained (left-over queue files are indexed too)", async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+    const dataDir = path.join(repo, '.monorag');
+    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`]);
+    expect(installed.code, installed.stderr).toBe(0);
+    const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    // Left in the queue by an earlier producer (a hook whose indexer was killed, say): two paths.
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('tokB2'));
+    enqueuePaths(dataDir, ['src/b.ts', 'src/gone.ts']);
+    writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('tokC'));
+    git(repo, 'add', 'src/c.ts');
+    execFileSync('git', ['commit', '-q', '-m', 'one file'], { cwd: repo, env: { ...process.env, EMBEDDING_URL: embedder.url, MONORAG_LOG_LEVEL: 'warn' } });
+    const log = await hooksLog(dataDir, /enqueued, indexed in/);
+    expect(log).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z post-commit: 1 path\(s\) enqueued, indexed in \d+ ms\n$/);
+    expect(pathQueueLength(dataDir)).toBe(0);
+    const status = await runCli(['status', '--project', repo, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ files: 3 });
   }, 120_000);
 });
 

@@ -47,8 +47,9 @@ function shellQuote(s: string): string {
  * appends the paths that changed between the old and the new HEAD (`git diff --name-status -M`; both
  * sides of a rename) to a new queue file in the data directory, and starts `monorag index --from-queue`
  * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
- * on PATH when there is one, else `command`). Each run adds one line to `<dataDir>/hooks.log`: the
- * indexer's (hook, paths enqueued, ms), or the hook's own when a running indexer will take its paths.
+ * on PATH when there is one, else `command`), telling it with `--queued` how many paths this hook
+ * queued (lines of its queue file, or `full`). Each run adds one line to `<dataDir>/hooks.log`: the
+ * indexer's (hook, paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
  * It returns the chained hook's status.
  */
 export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: GitHooksOptions): string {
@@ -56,7 +57,7 @@ export function hookScript(name: string, { root, dataDir, command, preferPathBin
   const pick = preferPathBin
     ? `if command -v monorag >/dev/null 2>&1; then set -- monorag; else set -- ${recorded}; fi`
     : `set -- ${recorded}`;
-  const args = ['index', root, '--from-queue', '--quiet', '--hook', name].map(shellQuote).join(' ');
+  const args = ['index', root, '--from-queue', '--quiet', '--hook', name].map(shellQuote).join(' ') + ' --queued "$count"';
   return `#!/bin/sh
 ${HOOK_MARKER}
 hook=${name}
@@ -85,9 +86,9 @@ fi
   fi
   queued="\${tmp%.tmp}.paths"
   mv "$tmp" "$queued"
+  if grep -qxF '${FULL_RUN_MARK}' "$queued"; then count=full; n='a full run'; else count=$(grep -c . "$queued"); n="$count path(s)"; fi
   pid=$(cat "$data/${INDEX_LOCK_FILE}" 2>/dev/null)
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    if grep -qxF '${FULL_RUN_MARK}' "$queued"; then n='a full run'; else n="$(grep -c . "$queued") path(s)"; fi
     echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $hook: $n enqueued; the running indexer (pid $pid) will index them" >>"$data/hooks.log"
     exit 0
   fi

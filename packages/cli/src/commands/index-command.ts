@@ -3,6 +3,7 @@ import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, read
 import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
 import { createProgressReporter } from '../progress-reporter.js';
+import { drainedQueued, queueRunLine, type HookQueued } from '../queue-run-line.js';
 import { runEnqueueCommand } from './jobs-command.js';
 import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
@@ -20,6 +21,11 @@ export interface IndexCommandOptions {
   fromQueue?: boolean;
   /** With `fromQueue`: the git hook that started this run, named in its log line. */
   hook?: string;
+  /**
+   * With `hook`: what that hook queued (its own queue file's path count, or `full`), which its log line
+   * reports; without, the line reports what the run took from the queue (every hook's files).
+   */
+  queued?: HookQueued;
   /** With `fromQueue`: print the full report too, not only the one log line (as log level info, debug or trace does). */
   verbose?: boolean;
 }
@@ -27,18 +33,12 @@ export interface IndexCommandOptions {
 /** Log levels that ask `--from-queue` runs for the full report. */
 const VERBOSE_LEVELS = new Set(['info', 'debug', 'trace']);
 
-/** The one line a `--from-queue` run prints (into the hooks' log): time, hook, paths taken from the queue, wall time in ms. */
-function queueRunLine(hook: string, enqueued: { paths: string[]; full: boolean }, ms: number, more: boolean): string {
-  const what = enqueued.full ? 'a full run' : `${enqueued.paths.length} ${more ? 'more ' : ''}path(s)`;
-  return `${new Date().toISOString()} ${hook}: ${what} enqueued${more ? ' meanwhile' : ''}, indexed in ${ms} ms\n`;
-}
-
 /**
  * `monorag index [path]`: builds or updates the project's index under the project's lock; prints a
  * summary (or JSON) on stdout. With `--paths` only those paths are brought up to date; with
  * `--from-queue` the paths queued by git hooks (returns null when another process holds the lock,
  * since that process picks up the queue); such a run prints one line per index run (hook, paths
- * enqueued, ms) instead of the summary, unless `--verbose` or log level info/debug/trace asks for more.
+ * the hook enqueued, ms) instead of the summary, unless `--verbose` or log level info/debug/trace asks for more.
  */
 export async function runIndexCommand(project: string | undefined, options: IndexCommandOptions): Promise<IndexReport | null> {
   if (options.rebuild && ((options.paths?.length ?? 0) > 0 || options.fromQueue)) {
@@ -50,6 +50,9 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   }
   if (options.hook !== undefined && !options.fromQueue) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, "--hook applies only with --from-queue (the git hooks' runs); drop it.");
+  }
+  if (options.queued !== undefined && options.hook === undefined) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, "--queued applies only with --hook (the git hooks' runs); drop it.");
   }
   const context = createProjectContext({
     project,
@@ -107,13 +110,13 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     let enqueued = options.fromQueue ? readPathQueue(context.dataDir) : undefined;
     if (paths) warnUnknownPaths(context.root, paths, await indexer.store.listFiles());
     let report = await indexer.run(options.fromQueue ? [] : paths, (p) => progress.update(p));
-    if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, enqueued, Date.now() - started, false));
+    if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, options.queued ?? drainedQueued(enqueued), `indexed in ${Date.now() - started} ms`));
     // Hooks that fired during the run saw the lock held and left their paths queued.
     while (options.fromQueue && pathQueueLength(context.dataDir) > 0 && indexLockHolder(context.dataDir) === null) {
       enqueued = readPathQueue(context.dataDir);
       const runStarted = Date.now();
       report = await indexer.run([]);
-      if (!options.json) process.stdout.write(queueRunLine(hook, enqueued, Date.now() - runStarted, true));
+      if (!options.json) process.stdout.write(queueRunLine(hook, drainedQueued(enqueued), `indexed in ${Date.now() - runStarted} ms`, true));
     }
     progress.stop();
     if (options.json) {

@@ -12,7 +12,8 @@ const allowed = {
   indexer: ['shared', 'chunker', 'store', 'embedder-client'],
   retriever: ['shared', 'store', 'embedder-client'],
   mcp: ['shared', 'retriever', 'indexer'],
-  cli: ['shared', 'chunker', 'store', 'embedder-client', 'indexer', 'retriever', 'mcp'],
+  gateway: ['shared', 'mcp', 'retriever'],
+  cli: ['shared', 'chunker', 'store', 'embedder-client', 'indexer', 'retriever', 'mcp', 'gateway'],
 };
 const all = Object.keys(allowed);
 

@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ErrorCode, MonoragError } from '@monorag/shared';
+import { createGatewayApp, type GatewayOptions } from './create-gateway-app.js';
+
+/** Options of {@link startGateway}. */
+export interface StartGatewayOptions extends GatewayOptions {
+  host: string;
+  /** TCP port; 0 lets the OS pick one (see `RunningGateway.port`). */
+  port: number;
+  /** How long `close` lets open requests and streams finish before cutting them, in ms. */
+  closeGraceMs?: number;
+}
+
+/** A gateway listening on a port. */
+export interface RunningGateway {
+  /** Base URL, e.g. `http://127.0.0.1:7700` (MCP at `${url}/mcp`). */
+  url: string;
+  port: number;
+  /**
+   * Graceful stop: stops accepting connections, closes every MCP session (ending their streams), lets
+   * requests in flight finish for up to `closeGraceMs`, then cuts what is left. The parts the gateway
+   * was given (store, embedder) are the caller's to close.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the gateway app and listens on `host:port`.
+ * @throws MonoragError `INVALID_ARGUMENT` when the port is in use or the address cannot be bound, naming `--port` / `--host`.
+ */
+export async function startGateway({ port, closeGraceMs = 5000, ...options }: StartGatewayOptions): Promise<RunningGateway> {
+  const { app, sessions } = createGatewayApp(options);
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const what = error.code === 'EADDRINUSE' ? `--port ${port}: the port is in use` : `--host ${options.host}: cannot listen there`;
+      reject(new MonoragError(ErrorCode.INVALID_ARGUMENT, `${what} (${error.code ?? error.message}); choose another with --port / --host (or MONORAG_GATEWAY_PORT / MONORAG_GATEWAY_HOST).`, { cause: error }));
+    });
+    server.listen(port, options.host, () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostPart}:${bound}`,
+    port: bound,
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await sessions.closeAll();
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+        await closed;
+        clearTimeout(timer);
+      })()),
+  };
+}

@@ -18,3 +18,10 @@ export function parseIntUpTo(max: number): (value: string) => number {
     return n;
   };
 }
+
+/** Commander parser for a TCP port, 1-65535. */
+export function parsePort(value: string): number {
+  const n = parsePositiveInt(value);
+  if (n > 65_535) throw new InvalidArgumentError(`expected a port from 1 to 65535, got "${value}".`);
+  return n;
+}

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { runEmbedderStopCommand } from './commands/embedder-command.js';
+import { runGatewayCommand } from './commands/gateway-command.js';
 import { runHooksInstallCommand, runHooksUninstallCommand } from './commands/hooks-command.js';
 import { runIndexCommand } from './commands/index-command.js';
 import { runSearchCommand } from './commands/search-command.js';
@@ -9,7 +10,7 @@ import { runWatchCommand } from './commands/watch-command.js';
 import { runSymbolsCommand } from './commands/symbols-command.js';
 import { runEnqueueCommand, runJobsCommand } from './commands/jobs-command.js';
 import { runWorkerCommand } from './commands/worker-command.js';
-import { parseIntUpTo, parsePositiveInt } from './parse-flags.js';
+import { parseIntUpTo, parsePort, parsePositiveInt } from './parse-flags.js';
 import { parseHookQueued } from './queue-run-line.js';
 import { CLI_VERSION } from './version.js';
 
@@ -67,6 +68,19 @@ export function createProgram(): Command {
     .option('--no-watch', 'do not watch the tree (by default serve builds a missing index and keeps it fresh)')
     .action(async (path: string, opts) => {
       await runServeCommand(path, opts);
+    });
+
+  program
+    .command('gateway')
+    .description('Serve a project index over HTTP: MCP Streamable HTTP at /mcp, REST at /v1, /health, /metrics.')
+    .argument('[path]', 'project directory', '.')
+    .option('--data-dir <dir>', 'where the index is stored')
+    .option('--port <n>', 'TCP port (default 7700; env MONORAG_GATEWAY_PORT)', parsePort)
+    .option('--host <address>', 'address to bind (default 127.0.0.1; env MONORAG_GATEWAY_HOST); another one needs a token (MONORAG_GATEWAY_TOKEN) or --insecure')
+    .option('--insecure', 'allow a non-loopback --host without a token (anyone who reaches the port can read the project)')
+    .option('--no-watch', 'do not watch the tree (by default a SQLite index is built when missing and kept fresh)')
+    .action(async (path: string, opts) => {
+      await runGatewayCommand(path, opts);
     });
 
   program

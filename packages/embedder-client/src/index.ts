@@ -24,3 +24,4 @@ export { stopManagedEmbedder, type StopManagedEmbedderOptions } from './stop-man
 export { EMBEDDER_STATE_FILE, readEmbedderState, type EmbedderState } from './embedder-state.js';
 export { tokenizeWords } from './tokenize-words.js';
 export { findFreePort } from './free-port.js';
+export { checkHealth } from './check-health.js';

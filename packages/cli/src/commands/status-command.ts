@@ -1,6 +1,7 @@
-import type { FileRecord } from '@monorag/shared';
-import { openRetriever } from '../open-retriever.js';
-import { createProjectContext } from '../project-context.js';
+import type { IndexFreshness } from '@monorag/retriever';
+import type { FileRecord, IndexIdentity } from '@monorag/shared';
+import { openRetriever, type OpenIndex } from '../open-retriever.js';
+import { createProjectContext, type ProjectContext } from '../project-context.js';
 
 /** Files chunked by line windows only, by reason (`no-grammar`, `minified`, ...) then language, with a few example paths. */
 export interface FallbackSummary {
@@ -30,14 +31,29 @@ function formatFallbacks(summary: FallbackSummary): string {
   return `${summary.files} files: ${parts.join('; ')}`;
 }
 
+/** What `monorag status --json` prints (and the gateway's `GET /v1/status` answers). */
+export interface StatusReport extends IndexFreshness {
+  /** Absolute real path of the project root. */
+  root: string;
+  /** The SQLite index file (its would-be path with the Qdrant store). */
+  indexFile: string;
+  identity: IndexIdentity;
+  fallbacks: FallbackSummary;
+}
+
+/** Reads the {@link StatusReport} of an open index: its freshness (against the work tree), identity and fallbacks. */
+export async function readStatusReport(context: ProjectContext, index: OpenIndex): Promise<StatusReport> {
+  const freshness = await index.readFreshness();
+  const fallbacks = fallbackSummary(await index.store.listFiles());
+  return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks };
+}
+
 /** `monorag status`: what the index holds and how fresh it is. */
 export async function runStatusCommand(options: { project?: string; dataDir?: string; json?: boolean }): Promise<void> {
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
   const index = await openRetriever(context);
   try {
-    const freshness = await index.readFreshness();
-    const fallbacks = fallbackSummary(await index.store.listFiles());
-    const status = { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks };
+    const status = await readStatusReport(context, index);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(status)}\n`);
       return;
@@ -48,7 +64,7 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
         `Files: ${status.files}, chunks: ${status.chunks}\n` +
         `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
         `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}${status.indexing ? ' A run is in progress.' : ''}\n` +
-        `Line-window fallback: ${formatFallbacks(fallbacks)}\n`,
+        `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n`,
     );
   } finally {
     await index.close();

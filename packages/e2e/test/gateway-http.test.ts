@@ -1,0 +1,226 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { FIXTURE_FILES } from './fixture-repo.js';
+import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
+import { makeGitRepo } from './git-repo.js';
+
+const TOKEN = 'e2e-gateway-token-0123456789abcdef';
+const OTHER_TOKEN = 'e2e-gateway-token-fedcba9876543210';
+
+let embedder: FakeEmbeddingHttp;
+let repo: string;
+let gateway: GatewayProcess;
+
+beforeAll(async () => {
+  embedder = await startFakeEmbeddingHttp();
+  repo = makeGitRepo(FIXTURE_FILES);
+  writeFileSync(path.join(repo, '.env'), 'API_KEY=sk-live-not-for-assistants\n');
+  const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
+  expect(indexed.code, indexed.stderr).toBe(0);
+  gateway = await startGatewayProcess(repo, { EMBEDDING_URL: embedder.url, MONORAG_GATEWAY_TOKEN: `${TOKEN},${OTHER_TOKEN}` });
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await embedder?.stop();
+});
+
+/** A request to the gateway with the token (unless `token` is null) and a JSON body when given. */
+function request(route: string, { method = 'GET', body, token = TOKEN }: { method?: string; body?: unknown; token?: string | null } = {}): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return fetch(`${gateway.url}${route}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+/** The value of one sample line of the Prometheus text, e.g. `name{labels} 3` -> 3 (0 when absent). */
+function sample(metrics: string, line: string): number {
+  const found = metrics.split('\n').find((l) => l.startsWith(`${line} `));
+  return found === undefined ? 0 : Number(found.slice(line.length + 1));
+}
+
+describe('monorag gateway: MCP over Streamable HTTP', () => {
+  it('serves the tools of monorag serve to the SDK client with a token, and search_code finds the right file first', async () => {
+    const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['get_file_context', 'index_status', 'search_code', 'sync_index']);
+      const result = await client.callTool({ name: 'search_code', arguments: { query: 'evict the least recently used entry when the cache is full', limit: 3 } });
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as { results: Array<{ path: string; symbol: string }>; mode: string; index: { files: number } };
+      expect(structured.results[0]).toMatchObject({ path: 'src/lru.ts' });
+      expect(structured.mode).toBe('hybrid');
+      expect(structured.index.files).toBe(5);
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses an MCP client without a token with 401', async () => {
+    const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`)))).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('"code":"UNAUTHORIZED"'),
+    });
+  });
+});
+
+describe('monorag gateway: REST', () => {
+  it('POST /v1/search answers with the hits and freshness of search --json, the right file first', async () => {
+    const response = await request('/v1/search', { method: 'POST', body: { query: 'lower-case a title and join its words with dashes', mode: 'lexical', limit: 2 } });
+    expect(response.status).toBe(200);
+    const json = (await response.json()) as { results: Array<{ path: string; symbol: string; startLine: number; endLine: number }>; mode: string; index: { files: number; stale: boolean }; warnings: string[] };
+    expect(json.results[0]).toMatchObject({ path: 'src/slug.ts', symbol: 'slugify', startLine: 1, endLine: 7 });
+    expect(json.results.length).toBeLessThanOrEqual(2);
+    expect(json).toMatchObject({ mode: 'lexical', index: { files: 5, stale: false }, warnings: [] });
+    const cli = await runCli(['search', 'lower-case a title and join its words with dashes', '--lexical', '--json', '--limit', '2', '--project', repo], { EMBEDDING_URL: embedder.url });
+    expect(json.results).toEqual((JSON.parse(cli.stdout) as { results: unknown[] }).results);
+  });
+
+  it('POST /v1/search keeps to the path and language filters', async () => {
+    const response = await request('/v1/search', { method: 'POST', body: { query: 'cache capacity sections title', mode: 'lexical', language: 'py' } });
+    const json = (await response.json()) as { results: Array<{ path: string }> };
+    expect(json.results.map((r) => r.path)).toEqual(['tools/ini.py']);
+    const outside = await request('/v1/search', { method: 'POST', body: { query: 'x', path: '/etc' } });
+    expect(outside.status).toBe(403);
+    expect(((await outside.json()) as { error: { code: string; message: string } }).error.code).toBe('PATH_OUTSIDE_PROJECT');
+  });
+
+  it('answers 400 naming the field for a bad body', async () => {
+    const cases: Array<[unknown, string, RegExp]> = [
+      [{ query: 'x', limit: 0 }, 'limit', /^Field "limit": Too small: expected number to be >=1\. Send a JSON object \{"query": string, "limit"\?: 1-50/],
+      [{ limit: 3 }, 'query', /^Field "query": Invalid input: expected string, received undefined\./],
+      [{ query: 'x', limt: 3 }, 'limt', /^Field "limt": is not a known field\./],
+      [{ query: 'x', mode: 'fuzzy' }, 'mode', /^Field "mode": Invalid option: expected one of "hybrid"\|"lexical"\|"dense"\./],
+    ];
+    for (const [body, field, message] of cases) {
+      const response = await request('/v1/search', { method: 'POST', body });
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; message: string; field: string } };
+      expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', field });
+      expect(error.message).toMatch(message);
+    }
+    const notJson = await request('/v1/search', { method: 'POST', body: '{"query": ' });
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: { message: string } }).error.message).toMatch(/^The request body is not valid JSON/);
+  });
+
+  it('GET /v1/status answers the JSON of status --json', async () => {
+    const response = await request('/v1/status');
+    expect(response.status).toBe(200);
+    const json = (await response.json()) as Record<string, unknown>;
+    expect(json).toMatchObject({ root: repo, files: 5, chunks: expect.any(Number), identity: { model: 'fake-hash-embedder', dim: 384 }, stale: false, fallbacks: { files: 0 } });
+    const cli = await runCli(['status', '--json', '--project', repo], { EMBEDDING_URL: embedder.url });
+    const fromCli = JSON.parse(cli.stdout) as Record<string, unknown>;
+    expect(Object.keys(json).sort()).toEqual(Object.keys(fromCli).sort());
+    expect(json.identity).toEqual(fromCli.identity);
+  });
+
+  it('GET /v1/file reads exact lines and refuses what get_file_context refuses', async () => {
+    const response = await request('/v1/file?path=src/slug.ts&startLine=2&endLine=2');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ path: 'src/slug.ts', startLine: 2, endLine: 2, totalLines: 7, text: 'export function slugify(title: string): string {', truncated: false, index: { files: 5 } });
+    for (const [query, status, code] of [
+      ['path=.env', 403, 'PATH_OUTSIDE_PROJECT'],
+      ['path=../../etc/passwd', 403, 'PATH_OUTSIDE_PROJECT'],
+      ['path=src/slug.ts&startLine=0', 400, 'INVALID_ARGUMENT'],
+      ['path=src/nope.ts', 404, 'NOT_FOUND'],
+    ] as const) {
+      const refused = await request(`/v1/file?${query}`);
+      expect(refused.status, query).toBe(status);
+      expect(((await refused.json()) as { error: { code: string } }).error.code, query).toBe(code);
+    }
+  });
+
+  it('answers 404 JSON for an unknown route', async () => {
+    const response = await request('/v1/nothing');
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'ROUTE_NOT_FOUND', message: expect.stringMatching(/^No route GET \/v1\/nothing\. The gateway serves POST \/v1\/search/) });
+  });
+});
+
+describe('monorag gateway: auth, health, metrics', () => {
+  it('answers 401 without a token and with a wrong one, saying which', async () => {
+    const none = await request('/v1/status', { token: null });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="monorag"');
+    expect(((await none.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/^This gateway needs a token: send the header "Authorization: Bearer <token>"/) });
+    const wrong = await request('/v1/search', { method: 'POST', body: { query: 'x' }, token: 'e2e-gateway-token-0123456789abcdeX' });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: { message: string } }).error.message).toMatch(/^The bearer token is not one of the gateway's tokens/);
+    expect((await request('/v1/status', { token: OTHER_TOKEN })).status).toBe(200);
+  });
+
+  it('GET /health needs no token and says the store and the embedder answer', async () => {
+    const response = await request('/health', { token: null });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: 'ok',
+      store: { ok: true, detail: expect.stringMatching(/^sqlite: 5 files, \d+ chunks$/) },
+      embedder: { ok: true, detail: `${embedder.url} answers` },
+    });
+  });
+
+  it('GET /metrics counts requests per route and status, and times searches', async () => {
+    const metrics = async () => (await request('/metrics')).text();
+    const route = 'monorag_http_requests_total{method="POST",route="/v1/search",status="200"}';
+    const searches = 'monorag_search_duration_seconds_count{mode="lexical",outcome="ok"}';
+    const denied = 'monorag_http_requests_total{method="GET",route="/v1/status",status="401"}';
+    const before = await metrics();
+    for (let i = 0; i < 3; i++) expect((await request('/v1/search', { method: 'POST', body: { query: `slugify ${i}`, mode: 'lexical' } })).status).toBe(200);
+    expect((await request('/v1/status', { token: null })).status).toBe(401);
+    const after = await metrics();
+    expect(sample(after, route) - sample(before, route)).toBe(3);
+    expect(sample(after, searches) - sample(before, searches)).toBe(3);
+    expect(sample(after, denied) - sample(before, denied)).toBe(1);
+    expect(after).toContain('# TYPE monorag_http_request_duration_seconds histogram');
+    expect((await request('/metrics', { token: null })).status).toBe(401);
+  });
+});
+
+describe('monorag gateway: rate limit, bind safety, shutdown', () => {
+  it('answers 429 past the rate limit per client, and never limits /health', async () => {
+    const limited = await startGatewayProcess(repo, { EMBEDDING_URL: embedder.url, MONORAG_GATEWAY_TOKEN: TOKEN, MONORAG_GATEWAY_RATE_LIMIT: '3' });
+    try {
+      const get = (token: string | null, route = '/v1/status') => fetch(`${limited.url}${route}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(TOKEN)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await get(TOKEN);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many requests: at most 3 per 60 s per client; retry after the seconds the Retry-After header gives.' });
+      for (let i = 0; i < 5; i++) expect((await get(null, '/health')).status).toBe(200);
+    } finally {
+      expect(await limited.stop()).toBe(0);
+    }
+  });
+
+  it('refuses a non-loopback --host without a token (exit 2), before opening anything', async () => {
+    const run = await runCli(['gateway', repo, '--host', '0.0.0.0', '--port', '1'], { EMBEDDING_URL: embedder.url });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'monorag: --host 0.0.0.0: 0.0.0.0 is not a loopback address and no gateway token is configured, so anyone who can reach the port could read the project. ' +
+        'Set MONORAG_GATEWAY_TOKEN (or gateway.tokens in monorag.json), bind to 127.0.0.1, or pass --insecure to serve without authentication.\n',
+    );
+  });
+
+  it('stops on SIGTERM with exit code 0, closing an open MCP session', async () => {
+    const running = await startGatewayProcess(repo, { EMBEDDING_URL: embedder.url, MONORAG_LOG_LEVEL: 'info', MONORAG_LOG_FORMAT: 'json' });
+    const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)));
+    expect((await client.listTools()).tools).toHaveLength(4);
+    expect(await running.stop()).toBe(0);
+    const closed = running.stderr().split('\n').filter((l) => l.includes('"msg":"MCP session closed"'));
+    expect(closed).toHaveLength(1);
+    expect(closed[0]).toContain('"why":"the gateway is shutting down"');
+    await client.close();
+  });
+});

@@ -1,0 +1,125 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { IndexFreshness, SearchResponse } from '@monorag/retriever';
+import { createLogger } from '@monorag/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGatewayApp, type GatewayOptions } from './create-gateway-app.js';
+
+const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-gateway-')));
+writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;\n');
+
+let server: Server | undefined;
+let closeSessions: (() => Promise<void>) | undefined;
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await closeSessions?.();
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+/** Serves a gateway over a fake project on a free loopback port; returns its base URL. */
+async function serve(overrides: Partial<GatewayOptions> = {}): Promise<string> {
+  const { app, sessions } = createGatewayApp({
+    project: {
+      root,
+      version: '0.0.0-test',
+      readFreshness: async () => index,
+      retriever: { search: async (): Promise<SearchResponse> => ({ results: [], mode: 'lexical', index, warnings: [] }) },
+    },
+    readStatus: async () => ({ files: 1 }),
+    probes: { store: async () => ({ ok: true, detail: 'fake' }), embedder: async () => ({ ok: false, detail: 'down' }) },
+    logger: createLogger({ level: 'silent' }),
+    ...overrides,
+  });
+  closeSessions = () => sessions.closeAll();
+  server = createServer(app);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** An SDK client connected over Streamable HTTP. */
+async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: 'gateway-test', version: '0.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+describe('createGatewayApp: MCP sessions', () => {
+  it('refuses a session past maxSessions with 503, and takes one again after a session ends', async () => {
+    const url = await serve({ sessions: { max: 1, idleMs: 60_000 } });
+    const first = await connect(url);
+    const refused = new Client({ name: 'gateway-test', version: '0.0.0' });
+    await expect(refused.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)))).rejects.toMatchObject({
+      code: 503,
+      message: expect.stringContaining('Too many MCP sessions: 1 are open (gateway.maxSessions, MONORAG_GATEWAY_MAX_SESSIONS)'),
+    });
+    await first.transport.terminateSession();
+    const second = await connect(url);
+    expect((await second.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_file_context', 'search_code']);
+  });
+
+  it('closes a session idle for idleMs; its id then gets 404', async () => {
+    const url = await serve({ sessions: { max: 4, idleMs: 500 } });
+    const { transport } = await connect(url);
+    const id = transport.sessionId!;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^Session not found: it expired or was closed/);
+  });
+
+  it('answers a non-initialize request without a session id with 400', async () => {
+    const url = await serve();
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^Bad request: no Mcp-Session-Id header/);
+  });
+});
+
+describe('createGatewayApp: HTTP', () => {
+  it('on a loopback bind, refuses a request naming another Host (DNS rebinding) with 403', async () => {
+    const url = new URL(await serve());
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: '/v1/status', headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('/health is degraded but 200 when only the embedder is down, 503 when the store is', async () => {
+    const up = await serve();
+    const degraded = await fetch(`${up}/health`);
+    expect(degraded.status).toBe(200);
+    expect(await degraded.json()).toMatchObject({ status: 'degraded', store: { ok: true }, embedder: { ok: false, detail: 'down' } });
+  });
+
+  it('/health reports a store whose probe throws as down, with 503', async () => {
+    const url = await serve({ probes: { store: async () => Promise.reject(new Error('database is locked')), embedder: async () => ({ ok: true, detail: 'up' }) } });
+    const response = await fetch(`${url}/health`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ status: 'degraded', store: { ok: false, detail: 'database is locked' } });
+  });
+});

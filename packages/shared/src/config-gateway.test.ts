@@ -35,8 +35,11 @@ describe('loadConfig: gateway', () => {
 
   it('refuses a short token and a port out of range, naming the key', () => {
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_GATEWAY_TOKEN: 'short' } })).toThrowError(
-      /Invalid configuration value for "gateway\.tokens\.0": each token must be at least 16 characters long/,
+      'Invalid configuration value for "gateway.tokens.0": each token must be at least 16 characters long (e.g. `openssl rand -hex 32`). It comes from the environment variable MONORAG_GATEWAY_TOKEN; fix it there.',
     );
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ gateway: { tokens: ['a'.repeat(20), 'short'] } }));
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(/"gateway\.tokens\.1": each token must be at least 16 characters long .*It comes from .*monorag\.json; fix it there\./);
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_GATEWAY_PORT: '70000' } })).toThrowError(
       /"gateway\.port".*MONORAG_GATEWAY_PORT/,
     );

@@ -298,10 +298,13 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
     const key = issue?.path.join('.') || '(root)';
     // The source whose value the merge kept: flags, then the environment, then the file (a section
     // that is not an object, `"index": 5`, is kept from the file even when the environment sets keys in it).
-    const keyPath = (issue?.path ?? []).map(String);
+    const issuePath = (issue?.path ?? []).map(String);
+    // An element of a list-valued key (`gateway.tokens.0`) is judged by the whole key, which one source set.
+    const envEntry = ENV_KEYS.find(([, envPath]) => envPath.length <= issuePath.length && envPath.every((k, i) => k === issuePath[i]));
+    const keyPath = envEntry && envEntry[1].length < issuePath.length && !isPlainObject(valueAt(merged, envEntry[1])) ? envEntry[1] : issuePath;
     const bad = valueAt(merged, keyPath);
     const sets = (source: unknown): boolean => valueAt(source, keyPath) !== undefined && (isPlainObject(bad) || Object.is(valueAt(source, keyPath), bad));
-    const variable = ENV_KEYS.find(([, envPath]) => envPath.join('.') === keyPath.join('.'))?.[0];
+    const variable = envEntry?.[1].join('.') === keyPath.join('.') ? envEntry[0] : undefined;
     const source =
       sets(overrides) ? 'the command-line flags'
         : sets(fromEnv(env)) ? `the environment variable ${variable ?? '(MONORAG_* or EMBEDDING_URL)'}`

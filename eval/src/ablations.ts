@@ -14,8 +14,8 @@ export interface Ablation {
 }
 
 /** The product's ranking steps (DEFAULT_RANKING): file evidence is off, see eval/RESULTS.md. */
-const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true };
-const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false };
+const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true };
+const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false, testPrior: false };
 
 /** The product configuration: syntax-tree chunks, hybrid retrieval, every ranking step, pool 50. */
 export const MAIN_ABLATION = 'hybrid';
@@ -34,6 +34,8 @@ export const ABLATIONS: Ablation[] = [
   { id: 'lexical-priors', label: 'syntax, BM25 only, all priors', chunking: 'syntax', mode: 'lexical', ranking: ON, candidatePool: 50 },
   { id: 'hybrid-pathless', label: 'syntax, no path in the embedded header, hybrid, all priors', chunking: 'syntax-pathless', mode: 'hybrid', ranking: ON, candidatePool: 50 },
   { id: 'dense-pathless', label: 'syntax, no path in the embedded header, dense only', chunking: 'syntax-pathless', mode: 'dense', ranking: OFF, candidatePool: 50 },
+  { id: 'tests-hybrid', label: 'tests indexed too (pino, fastify, click), syntax, hybrid, all priors', chunking: 'syntax-tests', mode: 'hybrid', ranking: ON, candidatePool: 50 },
+  { id: 'tests-hybrid-no-test-prior', label: 'tests indexed too, syntax, hybrid, all priors but the test-file prior', chunking: 'syntax-tests', mode: 'hybrid', ranking: { ...ON, testPrior: false }, candidatePool: 50 },
   { id: 'windows-hybrid', label: 'line windows, hybrid, all priors', chunking: 'windows', mode: 'hybrid', ranking: ON, candidatePool: 50 },
   { id: 'windows-hybrid-no-priors', label: 'line windows, hybrid, plain RRF', chunking: 'windows', mode: 'hybrid', ranking: OFF, candidatePool: 50 },
   { id: 'hybrid-pool10', label: 'syntax, hybrid, all priors, pool 10', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 10 },

@@ -9,8 +9,12 @@ import { EVAL_DIR, readCorpora, type Corpus } from './corpora.js';
 import { createPathlessChunker } from './pathless-chunker.js';
 import { createWindowsChunker } from './windows-chunker.js';
 
-/** Chunking variants of the ablation: syntax-tree chunks (the product), plain line windows, syntax chunks without the path in the header. */
-export type ChunkingVariant = 'syntax' | 'windows' | 'syntax-pathless';
+/**
+ * Chunking variants of the ablation: syntax-tree chunks (the product), plain line windows, syntax
+ * chunks without the path in the header, and syntax chunks of the corpus with its own tests indexed
+ * too (`Corpus.tests`).
+ */
+export type ChunkingVariant = 'syntax' | 'windows' | 'syntax-pathless' | 'syntax-tests';
 
 /** One built index. */
 export interface EvalIndex {
@@ -30,13 +34,14 @@ export async function indexAll(embedder: Embedder & { readonly embedded?: number
   const counter = await createIndexTokenCounter(embedder, info, logger);
   const syntax = await createChunker({ maxTokens: info.maxSeqLength, countTokens: counter.count, counterId: counter.id });
   const windows = createWindowsChunker({ base: syntax, maxTokens: info.maxSeqLength, countTokens: counter.count });
-  const chunkers = { syntax, windows, 'syntax-pathless': createPathlessChunker(syntax) };
+  const chunkers = { syntax, windows, 'syntax-pathless': createPathlessChunker(syntax), 'syntax-tests': syntax };
   const out: EvalIndex[] = [];
   for (const variant of variants) {
     for (const corpus of readCorpora()) {
       const calls = embedder.embedded ?? 0;
+      const indexed = variant === 'syntax-tests' ? { ...corpus, ignore: [...corpus.ignore, ...corpus.tests] } : corpus;
       const { store, report } = await buildIndex({
-        corpus, variant, chunker: chunkers[variant], embedder, cacheDir: indexDir, logger,
+        corpus: indexed, variant, chunker: chunkers[variant], embedder, cacheDir: indexDir, logger,
       });
       onLine?.(`indexed ${corpus.name}@${corpus.version} (${variant}): ${report.totalChunks} chunks, ${report.chunksWritten} written, ${(embedder.embedded ?? 0) - calls} sent to the model, ${(report.durationMs / 1000).toFixed(1)} s`);
       out.push({ corpus, variant, store, report });

@@ -61,22 +61,26 @@ describe('monorag search --explain', () => {
       results: { path: string; explain: Record<string, number | null> }[];
     };
     expect(mode).toBe('hybrid');
-    // No identifier and no cue word: neutral intent; no exact-symbol list; file evidence is off by default.
-    expect(explain).toEqual({ intent: 'neutral', factors: { prose: 0.85, code: 1 }, stages: ['dense', 'bm25', 'rrf', 'intent'] });
+    // No identifier and no cue word: neutral intent; no exact-symbol list; file evidence is off by
+    // default; the query does not ask about tests, so the test-file prior runs last.
+    expect(explain).toEqual({ intent: 'neutral', factors: { prose: 0.85, code: 1 }, stages: ['dense', 'bm25', 'rrf', 'intent', 'tests'] });
     expect(results.length).toBeGreaterThan(1);
     results.forEach((hit, i) => {
       // Every stage is a key; the ones that did not run are null.
-      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent']);
+      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests']);
       expect(hit.explain.symbol).toBeNull();
       expect(hit.explain.file).toBeNull();
+      // The fixture has no test files: the test-file prior keeps the intent stage's order.
       expect(hit.explain.intent).toBe(i + 1);
+      expect(hit.explain.tests).toBe(i + 1);
       expect(hit.explain.rrf).toBeGreaterThanOrEqual(1);
     });
     const text = await runCli(['search', 'cache capacity sections title', '--lexical', '--explain', '--project', repo], env);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout.split('\n')[1]).toBe('  ranks: bm25 1, rrf 1, intent 1');
-    expect(text.stdout.trimEnd().split('\n').pop()).toBe(
+    expect(text.stdout.split('\n')[1]).toBe('  ranks: bm25 1, rrf 1, intent 1, tests 1');
+    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([
       '(intent neutral: scores of prose results x0.85, of code x1; dense and bm25 ranks are among all fused candidates)',
-    );
+      '(the query does not ask about tests: scores of results from test files x0.6)',
+    ]);
   });
 });

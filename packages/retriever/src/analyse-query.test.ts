@@ -32,6 +32,19 @@ describe('analyseQuery', () => {
   });
 
   it('has no identifiers, files or cues in plain prose', () => {
-    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], fileRefs: [], intent: 'neutral' });
+    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], fileRefs: [], intent: 'neutral', asksForTests: false });
+  });
+
+  it('tells a question about tests by its cue words or a named test file', () => {
+    const asks = (q: string) => analyseQuery(q).asksForTests;
+    expect([
+      asks('which tests cover the retry handler'),
+      asks('mock the dispatcher'),
+      asks('what does test/retry.test.js check'),
+      asks('fixture for a slow server'),
+      asks('how is the retry delay computed'),
+      asks('latest contest attestation'),
+      asks('retry-handler.js backoff'),
+    ]).toEqual([true, true, true, true, false, false, false]);
   });
 });

@@ -1,3 +1,5 @@
+import { isTestPath } from './test-paths.js';
+
 /**
  * What a query asks for, as far as cheap rules can tell: `code` or `docs` from cue words and file
  * kinds; without cues, `named` when the query names an identifier and `neutral` when it is plain prose.
@@ -15,6 +17,12 @@ export interface QueryAnalysis {
   /** File references (`retry-handler.js`, `lib/core/util.js`), without a leading `./`. */
   fileRefs: string[];
   intent: QueryIntent;
+  /**
+   * Whether the query asks about tests: a test cue word (`test`, `tests`, `testing`, `spec`, `mock`,
+   * `stub`, `fixture`, `assert`, `e2e`, `coverage`) or a named file that is a test file
+   * ({@link isTestPath}). When true, the test-file prior does not apply.
+   */
+  asksForTests: boolean;
 }
 
 // A token that can only be code: camelCase or PascalCase with an inner capital (`parseHeaders`,
@@ -27,6 +35,7 @@ const FILE_REF = /(?:^|[\s`'"(])((?:\.{0,2}\/)?(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.(?
 // Cue words for intent. Documentation: the user wants to be told how to use or set something up.
 // Code: the user wants the implementation. Both lists are short on purpose (precision over recall).
 const DOCS_CUES = /\b(how (?:do|can|should) (?:i|we|you)|how to|docs?|documentation|readme|guide|tutorial|examples?|usage|install(?:ation)?|set ?up|best practices?|migrat(?:e|ing|ion)|upgrad(?:e|ing))\b/i;
+const TEST_CUES = /\b(tests?|testing|tested|specs?|mocks?|mocking|mocked|stubs?|stubbing|fixtures?|asserts?|assertions?|e2e|coverage)\b/i;
 const CODE_CUES = /\b(implementation|implemented|implements?|source code|code (?:that|which|for)|where (?:is|are|does|do)|which (?:function|method|class)|function|method|internals?|algorithm)\b/i;
 
 function isIdentifier(token: string): boolean {
@@ -65,5 +74,6 @@ export function analyseQuery(query: string): QueryAnalysis {
   let intent: QueryIntent = identifiers.length > 0 ? 'named' : 'neutral';
   if (DOCS_CUES.test(query) || docsFile) intent = 'docs';
   else if (CODE_CUES.test(query) || codeFile) intent = 'code';
-  return { identifiers, fileRefs, intent };
+  const asksForTests = TEST_CUES.test(query) || fileRefs.some(isTestPath);
+  return { identifiers, fileRefs, intent, asksForTests };
 }

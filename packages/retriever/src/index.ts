@@ -14,9 +14,11 @@ export {
 export { reciprocalRankFusion, RRF_K } from './reciprocal-rank-fusion.js';
 export { completeRankings, COMPLETION_DEPTH } from './complete-rankings.js';
 export { analyseQuery, type QueryAnalysis, type QueryIntent } from './analyse-query.js';
-export { DEFAULT_RANKING, INTENT_FACTORS, PROSE_LANGUAGES, type RankingOptions } from './ranking-options.js';
+export { DEFAULT_RANKING, INTENT_FACTORS, PROSE_LANGUAGES, TEST_FACTOR, type RankingOptions } from './ranking-options.js';
 export { symbolMatches, normaliseSymbol } from './symbol-matches.js';
 export { applyIntent } from './apply-intent.js';
+export { applyTestPrior } from './apply-test-prior.js';
+export { isTestPath } from './test-paths.js';
 export { applyFileEvidence, FILE_EVIDENCE_WEIGHT } from './apply-file-evidence.js';
 export { resolveFileScope } from './resolve-file-scope.js';
 export { readIndexFreshness, type FreshnessProbe, type IndexFreshness } from './index-freshness.js';

@@ -26,10 +26,25 @@ export interface RankingOptions {
    * retriever ranks first and the other left out of its pool counts as unranked there.
    */
   completeRanks: boolean;
+  /**
+   * Test files (by path, `isTestPath` in test-paths.ts) are down-weighted by {@link TEST_FACTOR} unless the query asks about
+   * tests (`QueryAnalysis.asksForTests`) or the search is scoped to a test folder.
+   */
+  testPrior: boolean;
 }
 
 /** The product's ranking steps: every step that measurably helps on the eval (file evidence does not). */
-export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true };
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true };
+
+/**
+ * Multiplier of a test file's fused score when the query does not ask about tests. A test restates
+ * the behaviour it checks in the same words and identifiers as the code (the function's name, its
+ * arguments, the error it throws), so both retrievers rank it next to the implementation; the user
+ * asking how something works wants the implementation. The value is the intent prior's for a chunk of
+ * the kind the query does not seek (prose under a code-seeking query, {@link INTENT_FACTORS}): a mild
+ * preference, never a filter. Fixed before the eval measured it (eval/RESULTS.md, rows `tests-*`).
+ */
+export const TEST_FACTOR = 0.6;
 
 /**
  * Multipliers of the fused score by query intent and chunk kind (prose vs code). Chosen a priori as

@@ -2,6 +2,7 @@ import type { Chunk, ScoredChunk } from '@monorag/shared';
 import { describe, expect, it } from 'vitest';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
+import { applyTestPrior } from './apply-test-prior.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { normaliseSymbol, symbolMatches } from './symbol-matches.js';
 
@@ -98,3 +99,20 @@ describe('applyFileEvidence', () => {
     expect(out[0]!.chunk.path).toBe('backoff.ts');
   });
 });
+
+describe('applyTestPrior', () => {
+  it('lets the implementation overtake a slightly better test of it, and never drops the test', () => {
+    const test = hit('test/retry.test.js', 1, 0.03);
+    const code = hit('lib/retry.js', 1, 0.025);
+    const doc = hit('docs/retry.md', 1, 0.02, { language: 'markdown' });
+    const out = applyTestPrior([test, code, doc]);
+    // 0.03 x 0.6 = 0.018: below the code (0.025) and below the doc (0.02) too.
+    expect(out.map((h) => h.chunk.path)).toEqual(['lib/retry.js', 'docs/retry.md', 'test/retry.test.js']);
+    expect(out[2]!.score).toBeCloseTo(0.018, 12);
+  });
+
+  it('keeps a test first when its lead is wider than the factor', () => {
+    expect(applyTestPrior([hit('tests/test_core.py', 1, 0.05), hit('src/core.py', 1, 0.025)]).map((h) => h.chunk.path)).toEqual(['tests/test_core.py', 'src/core.py']);
+  });
+});
+

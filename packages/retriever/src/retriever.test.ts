@@ -5,6 +5,7 @@ import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
 import { sha256, type Chunk } from '@monorag/shared';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_RANKING } from './ranking-options.js';
 import { createRetriever } from './retriever.js';
 
 const LIMITS = { defaultLimit: 5, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 400 };
@@ -91,11 +92,29 @@ describe('createRetriever', () => {
       last = list.map((h) => h.chunk.path);
     });
     // Hybrid, an identifier in the query (exact-symbol list), file evidence off by default, intent on.
-    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent']);
+    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent', 'tests']);
     expect(response.results.map((r) => r.path)).toEqual(last.slice(0, response.results.length));
     const lexicalStages: string[] = [];
     await retriever.search({ query: 'parse headers', mode: 'lexical' }, (stage) => lexicalStages.push(stage));
-    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent']);
+    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent', 'tests']);
+    await store.close();
+  });
+
+  it('ranks the implementation above a test that matches slightly better, unless the query asks about tests', async () => {
+    const store = await storeWith([
+      chunk('test/backoff.test.ts', 'it(the delay doubles, () => expect(backoffDelay(2)).toBe(400))'),
+      chunk('src/backoff.ts', 'function backoffDelay(attempt) { return 100 * 2 ** attempt } // the delay doubles at each attempt, up to the cap of the retry policy'),
+    ]);
+    const paths = async (query: string, options: { testPrior?: boolean; pathPrefix?: string } = {}) => {
+      const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS, ranking: { ...DEFAULT_RANKING, testPrior: options.testPrior ?? true } });
+      return (await retriever.search({ query, mode: 'lexical', pathPrefix: options.pathPrefix })).results.map((r) => r.path);
+    };
+    // BM25 alone puts the test first (a shorter chunk with the same terms).
+    expect(await paths('backoff delay doubles', { testPrior: false })).toEqual(['test/backoff.test.ts', 'src/backoff.ts']);
+    expect(await paths('backoff delay doubles')).toEqual(['src/backoff.ts', 'test/backoff.test.ts']);
+    // Asking about tests, or searching a test folder, lifts the prior.
+    expect(await paths('test that the backoff delay doubles')).toEqual(['test/backoff.test.ts', 'src/backoff.ts']);
+    expect(await paths('backoff delay doubles', { pathPrefix: 'test/' })).toEqual(['test/backoff.test.ts']);
     await store.close();
   });
 });

@@ -4,6 +4,8 @@ import type { ChunkStore, SearchFilter } from '@monorag/store';
 import { analyseQuery } from './analyse-query.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
+import { applyTestPrior } from './apply-test-prior.js';
+import { isTestPath } from './test-paths.js';
 import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
@@ -73,10 +75,10 @@ export interface RetrieverOptions {
  * the exact-symbol list (`symbol`, only when the query names identifiers), the fused list (`rrf`),
  * and the list after each prior that is switched on (`file`, `intent`).
  */
-export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent';
+export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent' | 'tests';
 
 /** Every {@link RankingStage}, in query-path order. */
-export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent'];
+export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests'];
 
 /** Receives each stage's ranked list, best first, in query-path order (for diagnostics such as `pnpm eval:explain`). */
 export type RankingTrace = (stage: RankingStage, list: readonly ScoredChunk[]) => void;
@@ -188,6 +190,10 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (steps.queryIntent) {
         fused = applyIntent(fused, analysis.intent);
         trace?.('intent', fused);
+      }
+      if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestPath(`${filter.pathPrefix.replace(/\/$/, '')}/x`))) {
+        fused = applyTestPrior(fused);
+        trace?.('tests', fused);
       }
       const results: SearchHit[] = fused.slice(0, limit).map(({ chunk, score }) => ({
         path: chunk.path,

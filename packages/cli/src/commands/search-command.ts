@@ -1,5 +1,5 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import { analyseQuery, INTENT_FACTORS, RANKING_STAGES, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
+import { analyseQuery, INTENT_FACTORS, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
 import type { ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
@@ -24,7 +24,8 @@ export interface SearchCommandOptions {
  * `--language` takes an id or an alias (`ts`, `py`, ...); `--path` a repo-relative prefix or an absolute path inside the project.
  * `--explain` adds, per result, its 1-based rank in each stage of the query path (JSON: every stage of
  * `RANKING_STAGES` as a key, `null` where the stage did not run or its list lacks the result; text:
- * the stages that ran), and the query's intent with the factors that weighted prose and code.
+ * the stages that ran), and the query's intent with the factors that weighted prose and code (and
+ * test files, when the test-file prior ran).
  * @throws MonoragError `INVALID_ARGUMENT` for an unknown language, `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<SearchResponse> {
@@ -56,6 +57,9 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
       process.stdout.write(
         `(intent ${intent}: scores of prose results x${explained.factors.prose}, of code x${explained.factors.code}; dense and bm25 ranks are among all fused candidates)\n`,
       );
+    }
+    if (explained && !options.json && explained.stages.includes('tests')) {
+      process.stdout.write(`(the query does not ask about tests: scores of results from test files x${TEST_FACTOR})\n`);
     }
     return response;
   } finally {

@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type TestRedis } from '@monorag/indexer/queue';
-import { cliCommand, REPO_ROOT, runCli } from './cli.js';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer, type TestRedis } from '@monorag/indexer/queue';
+import { openSqliteStore } from '@monorag/store';
+import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
-import { makeGitRepo, tokenFile } from './git-repo.js';
+import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { findFreePort } from '@monorag/embedder-client';
 
 let embedding: FakeEmbeddingHttp;
@@ -138,5 +139,41 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
     }, 90_000);
+
+    it('a commit with the hooks installed puts the paths it changed on the queue, consumes the hook queue files, and a worker indexes them', async () => {
+      const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+      dataDirs.push(project);
+      const env = envFor(redis.url);
+      const dataDir = env.MONORAG_DATA_DIR!;
+      const installed = await runCli(['hooks', 'install', project, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+      expect(installed.code, installed.stderr).toBe(0);
+      writeFileSync(path.join(project, 'src/a.ts'), tokenFile('alphaToken2'));
+      writeFileSync(path.join(project, 'src/c.ts'), tokenFile('gammaToken'));
+      git(project, 'add', '-A');
+      execFileSync('git', ['commit', '-q', '-m', 'change a, add c'], { cwd: project, env: { ...process.env, ...env } });
+      const log = path.join(dataDir, 'hooks.log');
+      const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+      await until(() => logText().includes('for the workers'), 60_000, `the hook's line in hooks.log (so far: ${logText()})`);
+      const name = indexQueueName(path.basename(project));
+      expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: 2 path\\(s\\) enqueued, 2 file job\\(s\\) queued on ${name} for the workers in \\d+ ms\n$`));
+      expect(readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'))).toEqual([]);
+      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: path.basename(project) });
+      try {
+        // The commit's paths only: src/b.ts, unchanged by it, gets no job although the index is empty.
+        expect((await queue.list(['waiting'])).map((j) => j.path).sort()).toEqual(['src/a.ts', 'src/c.ts']);
+        const worker = startCli(['worker', project], env);
+        expect(await queue.drained()).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+        worker.child.kill('SIGTERM');
+        expect(await worker.exited).toBe(0);
+      } finally {
+        await queue.close();
+      }
+      const store = await openSqliteStore({ file: path.join(dataDir, 'index.sqlite') });
+      try {
+        expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/a.ts', 'src/c.ts']);
+      } finally {
+        await store.close();
+      }
+    }, 120_000);
   });
 });

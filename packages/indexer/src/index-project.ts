@@ -8,8 +8,8 @@ import { isGeneratedText } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
-import { isIgnoreRulesFile, type IgnoreFilter } from './ignore-filter.js';
-import { inScope, normaliseScope } from './path-scope.js';
+import type { IgnoreFilter } from './ignore-filter.js';
+import { inScope, runScope } from './path-scope.js';
 
 /** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
 export interface IndexProgress {
@@ -288,10 +288,3 @@ function lineCount(text: string): number {
   return lines;
 }
 
-/** The scope of a run: undefined for a full run (no paths, the root, or a changed ignore-rules file). */
-function runScope(paths: readonly string[] | undefined): string[] | undefined {
-  if (paths === undefined) return undefined;
-  const scope = normaliseScope(paths);
-  if (scope.includes('') || scope.some(isIgnoreRulesFile)) return undefined;
-  return scope;
-}

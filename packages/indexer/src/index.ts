@@ -8,7 +8,7 @@ export { currentCommit } from './current-commit.js';
 export { countWorkTreeChanges, type WorkTreeChangesOptions } from './work-tree-changes.js';
 export { DEFAULT_IGNORE_RULES, BINARY_EXTENSIONS } from './default-ignores.js';
 export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFilter, type IgnoreFilterOptions } from './ignore-filter.js';
-export { inScope, normaliseScope, reachesScope } from './path-scope.js';
+export { inScope, normaliseScope, reachesScope, runScope } from './path-scope.js';
 export { unknownPaths } from './unknown-paths.js';
 export { acquireIndexLock, indexLockHolder, INDEX_LOCK_FILE, type IndexLock, type IndexLockOptions } from './index-lock.js';
 export { enqueuePaths, readPathQueue, pathQueueLength, PATH_QUEUE_DIR, FULL_RUN_MARK, type QueuedPaths } from './path-queue.js';

@@ -1,4 +1,5 @@
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { isIgnoreRulesFile } from './ignore-filter.js';
 
 /**
  * Helpers for a set of repo-relative POSIX paths that limits an index run (the "scope"): a path is
@@ -31,4 +32,17 @@ export function normaliseScope(paths: Iterable<string>): string[] {
     out.add(p);
   }
   return out.has('') ? [''] : [...out].sort();
+}
+
+/**
+ * The scope of an index run (or a plan of file jobs) over `paths`: undefined for a full run (no paths,
+ * the root, or a changed `.gitignore` / `.monoragignore` / `.git/info/exclude`, which re-decides
+ * which files belong), else the normalised paths.
+ * @throws MonoragError `INVALID_ARGUMENT` as {@link normaliseScope} does.
+ */
+export function runScope(paths: readonly string[] | undefined): string[] | undefined {
+  if (paths === undefined) return undefined;
+  const scope = normaliseScope(paths);
+  if (scope.includes('') || scope.some(isIgnoreRulesFile)) return undefined;
+  return scope;
 }

@@ -5,6 +5,7 @@ import { resolvePathPrefix } from '@monorag/retriever';
 import { createProgressReporter } from '../progress-reporter.js';
 import { drainedQueued, queueRunLine, type HookQueued } from '../queue-run-line.js';
 import { runEnqueueCommand } from './jobs-command.js';
+import { runEnqueueFromQueue } from './enqueue-from-queue.js';
 import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
 
@@ -66,7 +67,9 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   if (paths) normaliseScope(paths);
   // Team stack: the work goes to `monorag worker` processes through BullMQ; in-process runs write SQLite only.
   if (context.config.queue.kind === 'bullmq') {
-    await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json });
+    // A hook's run hands its queued paths to the workers and returns; others wait for the workers.
+    if (options.fromQueue) await runEnqueueFromQueue(project, { dataDir: options.dataDir, hook: options.hook, queued: options.queued, json: options.json });
+    else await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json });
     return null;
   }
   if (context.config.store.kind !== 'sqlite') {

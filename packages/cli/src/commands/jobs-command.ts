@@ -49,6 +49,10 @@ export interface EnqueueCommandOptions {
   rebuild?: boolean;
   wait?: boolean;
   json?: boolean;
+  /** Only these repo-relative paths (a scoped plan, as `index --paths`); default the whole tree. */
+  paths?: readonly string[];
+  /** Print nothing on stdout (the caller reports the returned {@link EnqueueReport}). */
+  silent?: boolean;
 }
 
 /** What `monorag jobs enqueue` did. */
@@ -64,8 +68,9 @@ export interface EnqueueReport {
 }
 
 /**
- * `monorag jobs enqueue [path]`: diffs the tree against the configured store's manifest and adds one
- * file job per new, changed or removed file to the project's BullMQ queue for `monorag worker`s.
+ * `monorag jobs enqueue [path]`: diffs the tree (or only `paths`) against the configured store's
+ * manifest and adds one file job per new, changed or removed file to the project's BullMQ queue for
+ * `monorag worker`s.
  * `--wait` waits until the queue is drained (saying so on stderr, and warning when no worker is
  * connected) and then records the indexed commit and time.
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer, before anything is
@@ -87,7 +92,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
     const commit = await currentCommit(context.root);
     const plan = await planFileJobs({
-      root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [],
+      root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths: options.paths,
     });
     const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, enqueued: await queue.enqueue(plan.paths) };
     // The commit these jobs bring the index to: a worker that finds the queue drained records it (ENQUEUED_COMMIT_KEY).
@@ -99,6 +104,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
       await store.setMeta('indexedCommit', commit ?? '');
       report.cachePruned = (await store.pruneEmbeddingCache(context.config.index.cacheRetentionDays * 86_400_000)).removed;
     }
+    if (options.silent) return report;
     process.stdout.write(
       options.json
         ? `${JSON.stringify(report)}\n`

@@ -16,14 +16,8 @@ export interface Corpus {
    * distribution, via the pip of packages/embedding-server/.venv). Either way the top folder is stripped.
    */
   registry: 'npm' | 'pypi';
-  /** Extra gitignore-syntax rules pinning the indexed subset. */
+  /** Extra gitignore-syntax rules pinning the indexed subset (not applied to the `package` variant). */
   ignore: string[];
-  /**
-   * Rules appended to `ignore` for the `syntax-tests` variant: they put the package's own tests back
-   * (e.g. `!/test/`), so the eval can measure retrieval in a project whose tests are indexed, as a
-   * user's are. Empty when the package ships no tests.
-   */
-  tests: string[];
   /** Absolute path of the unpacked corpus (eval/.corpora/<name>-<version>). */
   root: string;
 }
@@ -31,7 +25,7 @@ export interface Corpus {
 /** Reads eval/corpora.json. */
 export function readCorpora(): Corpus[] {
   const { corpora } = JSON.parse(readFileSync(path.join(EVAL_DIR, 'corpora.json'), 'utf8')) as {
-    corpora: (Omit<Corpus, 'root' | 'registry' | 'ignore' | 'tests'> & Partial<Pick<Corpus, 'registry' | 'ignore' | 'tests'>>)[];
+    corpora: (Omit<Corpus, 'root' | 'registry' | 'ignore'> & Partial<Pick<Corpus, 'registry' | 'ignore'>>)[];
   };
-  return corpora.map((c) => ({ ...c, registry: c.registry ?? 'npm', ignore: c.ignore ?? [], tests: c.tests ?? [], root: path.join(EVAL_DIR, '.corpora', `${c.name}-${c.version}`) }));
+  return corpora.map((c) => ({ ...c, registry: c.registry ?? 'npm', ignore: c.ignore ?? [], root: path.join(EVAL_DIR, '.corpora', `${c.name}-${c.version}`) }));
 }

@@ -10,11 +10,12 @@ import { createPathlessChunker } from './pathless-chunker.js';
 import { createWindowsChunker } from './windows-chunker.js';
 
 /**
- * Chunking variants of the ablation: syntax-tree chunks (the product), plain line windows, syntax
- * chunks without the path in the header, and syntax chunks of the corpus with its own tests indexed
- * too (`Corpus.tests`).
+ * Chunking variants of the ablation: syntax-tree chunks of the corpus's pinned subset (the product),
+ * plain line windows, syntax chunks without the path in the header, and `package`: syntax chunks of
+ * the whole published package with only the product's own default rules (tests, type declarations,
+ * examples, benchmarks, changelogs and all), as a user's project is indexed.
  */
-export type ChunkingVariant = 'syntax' | 'windows' | 'syntax-pathless' | 'syntax-tests';
+export type ChunkingVariant = 'syntax' | 'windows' | 'syntax-pathless' | 'package';
 
 /** One built index. */
 export interface EvalIndex {
@@ -34,12 +35,12 @@ export async function indexAll(embedder: Embedder & { readonly embedded?: number
   const counter = await createIndexTokenCounter(embedder, info, logger);
   const syntax = await createChunker({ maxTokens: info.maxSeqLength, countTokens: counter.count, counterId: counter.id });
   const windows = createWindowsChunker({ base: syntax, maxTokens: info.maxSeqLength, countTokens: counter.count });
-  const chunkers = { syntax, windows, 'syntax-pathless': createPathlessChunker(syntax), 'syntax-tests': syntax };
+  const chunkers = { syntax, windows, 'syntax-pathless': createPathlessChunker(syntax), package: syntax };
   const out: EvalIndex[] = [];
   for (const variant of variants) {
     for (const corpus of readCorpora()) {
       const calls = embedder.embedded ?? 0;
-      const indexed = variant === 'syntax-tests' ? { ...corpus, ignore: [...corpus.ignore, ...corpus.tests] } : corpus;
+      const indexed = variant === 'package' ? { ...corpus, ignore: [] } : corpus;
       const { store, report } = await buildIndex({
         corpus: indexed, variant, chunker: chunkers[variant], embedder, cacheDir: indexDir, logger,
       });

@@ -1,7 +1,7 @@
 /**
  * Rules applied before any `.gitignore` or `.monoragignore`, in gitignore syntax; a `.monoragignore`
  * can re-include with `!pattern`. They cover version-control folders, dependency and build caches,
- * lockfiles, minified bundles and files that commonly hold secrets.
+ * lockfiles, build output (`dist/`), minified bundles and files that commonly hold secrets.
  */
 export const DEFAULT_IGNORE_RULES: readonly string[] = [
   // version control and our own data
@@ -45,7 +45,9 @@ export const DEFAULT_IGNORE_RULES: readonly string[] = [
   'composer.lock',
   'Gemfile.lock',
   'go.sum',
-  // generated output
+  // generated output: build folders (a committed `dist/` bundle repeats the source it was built
+  // from, e.g. axios's dist/node/axios.cjs holds lib/ again, and outranks it; re-include with `!dist/`)
+  'dist/',
   '*.min.js',
   '*.min.css',
   '*.map',

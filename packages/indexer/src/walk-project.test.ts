@@ -63,6 +63,15 @@ describe('walkProject', () => {
     ]);
   });
 
+  it('leaves out build output in dist/ at any depth (a bundle repeats its source), unless .monoragignore re-includes it', async () => {
+    const root = tree({ 'lib/a.js': 'a', 'dist/node/a.cjs': 'bundle', 'packages/x/dist/index.js': 'built', 'src/distance.ts': 'd' });
+    expect((await walkProject({ root, maxFileBytes: 1000 })).files.map((f) => f.path)).toEqual(['lib/a.js', 'src/distance.ts']);
+    writeFileSync(path.join(root, '.monoragignore'), '!dist/\n');
+    expect((await walkProject({ root, maxFileBytes: 1000 })).files.map((f) => f.path)).toEqual([
+      '.monoragignore', 'dist/node/a.cjs', 'lib/a.js', 'packages/x/dist/index.js', 'src/distance.ts',
+    ]);
+  });
+
   it('applies extra rules such as the data directory', async () => {
     const root = tree({ 'a.ts': 'a', 'data/index.sqlite-wal': 'w', 'data/x.json': '{}' });
     const { files } = await walkProject({ root, maxFileBytes: 1000, extraIgnores: ['/data/'] });

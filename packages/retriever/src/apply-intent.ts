@@ -1,17 +1,17 @@
 import type { ScoredChunk } from '@monorag/shared';
 import type { QueryIntent } from './analyse-query.js';
-import { INTENT_FACTORS, PROSE_LANGUAGES } from './ranking-options.js';
+import { INTENT_FACTORS, isReferenceChunk } from './ranking-options.js';
 
 /**
- * Multiplies each fused score by the factor for the query's intent and the chunk's kind (prose or
- * code, by language; {@link INTENT_FACTORS}) and re-sorts, ties in the incoming order. This is a
+ * Multiplies each fused score by the factor for the query's intent and the chunk's kind (prose,
+ * which includes type declarations, or code; {@link isReferenceChunk}, {@link INTENT_FACTORS}) and re-sorts, ties in the incoming order. This is a
  * static, query-dependent prior on the document type, as in field/type boosting of classic search
  * engines; it never removes a result.
  */
 export function applyIntent(hits: readonly ScoredChunk[], intent: QueryIntent): ScoredChunk[] {
   const factors = INTENT_FACTORS[intent];
   return hits
-    .map((hit, index) => ({ hit: { chunk: hit.chunk, score: hit.score * (PROSE_LANGUAGES.has(hit.chunk.language) ? factors.prose : factors.code) }, index }))
+    .map((hit, index) => ({ hit: { chunk: hit.chunk, score: hit.score * (isReferenceChunk(hit.chunk) ? factors.prose : factors.code) }, index }))
     .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)
     .map(({ hit }) => hit);
 }

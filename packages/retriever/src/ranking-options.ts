@@ -67,3 +67,18 @@ export const INTENT_FACTORS = {
 
 /** Language ids whose chunks are prose (documentation) rather than code. */
 export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'mdx', 'rst', 'restructuredtext', 'asciidoc', 'text']);
+
+/** Type declaration files: TypeScript's `.d.ts` / `.d.mts` / `.d.cts` and Python's `.pyi` stubs. */
+const DECLARATION_FILE = /\.(?:d\.[cm]?ts|pyi)$/;
+
+/**
+ * Whether the intent prior weighs a chunk as reference material (the `prose` factors of
+ * {@link INTENT_FACTORS}) rather than as implementation: documentation (a {@link PROSE_LANGUAGES}
+ * language) and type declaration files (`index.d.ts`, `types/*.d.ts`, `*.pyi`). A declaration file
+ * restates an API's names and doc comments without its behaviour: next to a package's own JavaScript
+ * or Python it answers "what does X take" like its reference page does, and outranks the code that
+ * implements X for the same reasons (measured in eval/RESULTS.md, rows `package-*`).
+ */
+export function isReferenceChunk(chunk: { path: string; language: string }): boolean {
+  return PROSE_LANGUAGES.has(chunk.language) || DECLARATION_FILE.test(chunk.path);
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
 import { applyTestPrior } from './apply-test-prior.js';
+import { isReferenceChunk } from './ranking-options.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { normaliseSymbol, symbolMatches } from './symbol-matches.js';
 
@@ -97,6 +98,21 @@ describe('applyFileEvidence', () => {
     const lone = hit('backoff.ts', 1, 0.0164);
     const out = applyFileEvidence([lone, hit('README.md', 1, 0.0161), hit('README.md', 5, 0.0152), hit('ini.py', 1, 0.0152)]);
     expect(out[0]!.chunk.path).toBe('backoff.ts');
+  });
+});
+
+describe('isReferenceChunk', () => {
+  it('weighs docs and type declaration files as reference, implementation as code', () => {
+    const cases = [
+      ['docs/api.md', 'markdown'], ['docs/options.rst', 'rst'], ['index.d.ts', 'typescript'], ['types/hooks.d.mts', 'typescript'],
+      ['index.d.cts', 'typescript'], ['stubs/core.pyi', 'python'], ['lib/a.js', 'javascript'], ['src/d.ts', 'typescript'], ['src/core.py', 'python'],
+    ] as const;
+    expect(cases.map(([p, language]) => isReferenceChunk({ path: p, language }))).toEqual([true, true, true, true, true, true, false, false, false]);
+  });
+
+  it('lets the implementation overtake a slightly better declaration of it under a code-seeking query', () => {
+    const declaration = hit('types/retry.d.ts', 1, 0.03, { language: 'typescript' });
+    expect(applyIntent([declaration, hit('lib/retry.js', 1, 0.025)], 'code').map((h) => h.chunk.path)).toEqual(['lib/retry.js', 'types/retry.d.ts']);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { CodeSymbol } from '@monorag/shared';
-import type { Query, Tree } from 'web-tree-sitter';
+import type { Node, Query, Tree } from 'web-tree-sitter';
 import { lastRowOf } from './collect-items.js';
 import type { SyntaxSpec } from './languages/language-spec.js';
+import { resolveBindings, type BindingLevel } from './resolve-bindings.js';
 import { resolveDefinition, type Definition } from './resolve-definition.js';
 
 /** Most symbol rows kept per file (a generated file can hold hundreds of thousands of calls). */
@@ -20,6 +21,9 @@ interface Scope {
   isFunction: boolean;
   /** A class, interface, enum or object: functions directly inside are methods. */
   hasMethods: boolean;
+  /** Id of the body node whose statements are module- or class-level bindings (namespaces, classes), else null. */
+  bindingBody: number | null;
+  bindingLevel: BindingLevel;
 }
 
 interface FunctionRange {
@@ -37,9 +41,24 @@ function definitionKind(def: Definition, owner: Scope | undefined): string {
 }
 
 /**
+ * Where a binding statement stands: at module level (its parent is the file, through `wrappers` such as
+ * `export_statement`), in the body of the innermost open namespace or class scope, or nowhere (a function
+ * body, a block, an object literal): then null.
+ */
+function bindingPlace(node: Node, root: Node, owner: Scope | undefined, wrappers: readonly string[]): { level: BindingLevel; enclosing: string | null } | null {
+  for (let parent = node.parent, hops = 0; parent !== null && hops < 8; parent = parent.parent, hops++) {
+    if (parent.id === root.id) return { level: 'module', enclosing: null };
+    if (owner && parent.id === owner.bindingBody) return { level: owner.bindingLevel, enclosing: owner.qualified };
+    if (!wrappers.includes(parent.type)) return null;
+  }
+  return null;
+}
+
+/**
  * The symbol table of one parsed file: definitions found by the language's definition rules (the
  * same rules that shape chunks; `callback` pseudo-definitions are left out) with their enclosing scopes,
- * and references matched by `query` (see `REFERENCE_QUERIES`; captures named `_...` are skipped), each with the innermost function that
+ * module- and class-level constants and variables read by `spec.bindings` (kind `constant` or `variable`;
+ * see `resolveBindings`), and references matched by `query` (see `REFERENCE_QUERIES`; captures named `_...` are skipped), each with the innermost function that
  * contains it. A reference on a definition's signature row with the definition's name is dropped, so a
  * definition is never reported as a call. The walk is iterative (deep nesting cannot overflow the stack)
  * and bounded: at most `MAX_SYMBOLS_PER_FILE` rows.
@@ -49,12 +68,18 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
   const definitionNames = new Set<string>();
   const functions: FunctionRange[] = [];
   const scopes: Scope[] = [];
+  const bindingRules = spec.bindings?.statements ?? {};
+  const wrappers = spec.bindings?.wrappers ?? [];
+  const staticScopes = spec.bindings?.staticScopes ?? [];
   const cursor = tree.walk();
   let visited = 0;
   try {
     walk: for (;;) {
       const node = cursor.currentNode;
       while (scopes.length > 0 && node.startIndex >= (scopes[scopes.length - 1] as Scope).endIndex) scopes.pop();
+      const bindingRule = bindingRules[node.type];
+      // Placed before this node's own definition (if any) opens a scope: `const f = () => {}, N = 1` binds N at module level.
+      const place = bindingRule ? bindingPlace(node, tree.rootNode, scopes[scopes.length - 1], wrappers) : null;
       if (spec.definitions[node.type] !== undefined && symbols.length < MAX_SYMBOLS_PER_FILE) {
         const def = resolveDefinition(node, spec);
         const key = def ? `${def.signatureRow}:${def.name}` : '';
@@ -79,7 +104,30 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
             functionIndex = functions.length - 1;
           }
           const hasMethods = def.kind === 'class' || def.kind === 'interface' || def.kind === 'enum' || def.kind === 'object';
-          scopes.push({ endIndex: node.endIndex, qualified, functionIndex, isFunction, hasMethods });
+          const holdsBindings = (hasMethods && def.kind !== 'object') || def.kind === 'namespace';
+          scopes.push({
+            endIndex: node.endIndex,
+            qualified,
+            functionIndex,
+            isFunction,
+            hasMethods,
+            bindingBody: holdsBindings && def.body ? def.body.id : null,
+            bindingLevel: def.kind === 'namespace' ? 'module' : staticScopes.includes(node.type) ? 'static' : 'class',
+          });
+        }
+      }
+      if (bindingRule && place) {
+        for (const binding of resolveBindings(node, bindingRule, spec, place.level)) {
+          if (symbols.length >= MAX_SYMBOLS_PER_FILE) break;
+          // Not added to `definitionNames`: a binding's row keeps its references (`const x = x()`).
+          symbols.push({
+            name: binding.name,
+            kind: binding.kind,
+            role: 'definition',
+            startLine: binding.node.startPosition.row + 1,
+            endLine: lastRowOf(binding.node) + 1,
+            enclosing: place.enclosing,
+          });
         }
       }
       if (++visited > MAX_VISITED_NODES) break;

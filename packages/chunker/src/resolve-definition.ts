@@ -137,6 +137,11 @@ function valueDefinition(value: Node | null, name: string, signatureRow: number,
   return null;
 }
 
+/** Whether binding `value` makes a definition of its own (a function, class or object; see `valueDefinition`). */
+export function definesValue(value: Node, spec: SyntaxSpec): boolean {
+  return valueDefinition(value, '', value.startPosition.row, spec) !== null;
+}
+
 /** A call statement with a function argument or an IIFE: `describe('x', () => {...})`, `(function () {...})()`. */
 function callbackDefinition(call: Node, spec: SyntaxSpec): Definition | null {
   if (!spec.callValues.includes(call.type)) return null;

@@ -110,7 +110,10 @@ export interface CodeSymbol {
   /** The identifier, e.g. `parseHeaders` (for `a.b.parseHeaders(...)` the last part). */
   name: string;
   /**
-   * For a definition, its kind: `function`, `method`, `class`, `interface`, `type`, `enum`, `module`.
+   * For a definition, its kind: `function`, `method`, `class`, `interface`, `type`, `enum`, `module`, or for a
+   * module- or class-level binding `constant` (declared constant by the language, e.g. `const`, `static final`,
+   * `#define`, or named UPPER_CASE) or `variable` (any other module-level binding: `let`, `var`, Go `var`,
+   * a Python lower-case assignment); class bodies hold only class-level constants.
    * For a reference: `call` (call site, `new X()`), `import` or `export`.
    */
   kind: string;

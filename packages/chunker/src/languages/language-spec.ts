@@ -57,6 +57,59 @@ export interface NamedRule {
   requireBody?: boolean;
 }
 
+/**
+ * How to read one statement type as module- or class-level bindings (symbol table only; never chunks).
+ * The statement binds one name per declarator: its children of a `declarators` type (found among the
+ * statement's children, or inside its child of type `declaratorsIn`), or the statement itself when
+ * `declarators` is absent. Each declarator's names are its children in field `nameField` (default `name`;
+ * all of them, for Go `const a, b = 1, 2`), or its first named child of a `nameTypes` type; a name node of a
+ * `through.types` type is followed through field `through.field` (C `init_declarator` -> `pointer_declarator`
+ * -> identifier, Swift `pattern`). Only names of an `identifiers` type (default `identifier`) count, so
+ * patterns (`const { a } = o`, `a, b = 1, 2`) and function declarators (`int f(void);`) bind nothing.
+ *
+ * The kind (see `bindingKind`): `variable` when a `variableWords` word is present (Rust `static mut`); else
+ * `constant` when the rule is `constant`, a `constantWords` word is present, the name node's type is in
+ * `constantNames` (Ruby's `constant`) or the name is UPPER_CASE; else `variable`. Words are the statement's
+ * tokens before its first declarator or name, its type left out (`const`, `static`, `final`, `mut`, ...).
+ */
+export interface BindingRule {
+  declarators?: string[];
+  declaratorsIn?: string;
+  nameField?: string;
+  nameTypes?: string[];
+  through?: { field: string; types: string[] };
+  identifiers?: string[];
+  /** Field of the declarator holding the value: a function, class or object value is a definition already; a call of `skipCalls` is an import. */
+  valueField?: string;
+  /** A declarator without a value binds nothing (C `#define GUARD_H`). */
+  valueRequired?: boolean;
+  /** Callees whose call as the value makes the binding an import, not a definition (`require`). */
+  skipCalls?: string[];
+  constant?: boolean;
+  constantWords?: string[];
+  variableWords?: string[];
+  constantNames?: string[];
+  /** A statement with one of these words binds nothing here (C `extern`: a declaration of a definition elsewhere). */
+  skipWords?: string[];
+  /**
+   * In a class body, the statement counts only with one of these words (`static`: a class-level member, not an
+   * instance field); absent, every statement of a class body is class-level (Python, Ruby, Rust `impl`).
+   */
+  classWords?: string[];
+}
+
+/**
+ * Module- and class-level bindings of a language (see `extractSymbols`): rules by statement type; `wrappers`
+ * are node types between a statement and its scope that do not make a new scope (`export_statement`, C
+ * `#ifdef`, Kotlin's `companion_object`); `staticScopes` are definition node types whose bodies are class-level
+ * throughout (Scala and Kotlin `object`), so `classWords` do not apply there.
+ */
+export interface BindingSpec {
+  statements: Record<string, BindingRule>;
+  wrappers?: string[];
+  staticScopes?: string[];
+}
+
 /** Node types and rules of a tree-sitter grammar that the syntax planner needs. */
 export interface SyntaxSpec {
   /** Grammar file name inside `@cursorless/tree-sitter-wasms/out/`. */
@@ -77,6 +130,8 @@ export interface SyntaxSpec {
   passThrough: string[];
   /** Body node types that hold statements or members and so can be split (e.g. `statement_block`, `block`). */
   blockTypes: string[];
+  /** Module- and class-level constants and variables for the symbol table; absent: none are recorded. */
+  bindings?: BindingSpec;
 }
 
 /** One language of the registry: pure data. */

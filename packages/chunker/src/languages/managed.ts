@@ -19,6 +19,14 @@ export const JAVA: LanguageSpec = {
     },
     comments: ['line_comment', 'block_comment'],
     blockTypes: ['block', 'constructor_body', 'class_body', 'interface_body', 'enum_body', 'annotation_type_body'],
+    // `static final` fields (and UPPER_CASE static ones); interface fields are constants.
+    bindings: {
+      statements: {
+        field_declaration: { declarators: ['variable_declarator'], constantWords: ['final'], classWords: ['static'] },
+        constant_declaration: { declarators: ['variable_declarator'], constant: true },
+      },
+      wrappers: ['enum_body_declarations'],
+    },
   }),
 };
 
@@ -41,6 +49,18 @@ export const CSHARP: LanguageSpec = {
       local_function_statement: { shape: 'named', kind: 'function', body: 'statements' },
     },
     blockTypes: ['block', 'declaration_list'],
+    // `const` and `static readonly` fields.
+    bindings: {
+      statements: {
+        field_declaration: {
+          declaratorsIn: 'variable_declaration',
+          declarators: ['variable_declarator'],
+          nameTypes: ['identifier'],
+          constantWords: ['const', 'readonly'],
+          classWords: ['static', 'const'],
+        },
+      },
+    },
   }),
 };
 
@@ -58,6 +78,20 @@ export const KOTLIN: LanguageSpec = {
     },
     comments: ['line_comment', 'multiline_comment', 'comment'],
     blockTypes: ['class_body', 'enum_class_body', 'function_body', 'statements'],
+    // Top-level `val` (constant) and `var`; `const val` in a class's companion object; every `val` of an `object`.
+    bindings: {
+      statements: {
+        property_declaration: {
+          declarators: ['variable_declaration'],
+          nameTypes: ['simple_identifier'],
+          identifiers: ['simple_identifier'],
+          constantWords: ['val', 'const'],
+          classWords: ['const'],
+        },
+      },
+      wrappers: ['companion_object', 'class_body'],
+      staticScopes: ['object_declaration'],
+    },
   }),
 };
 
@@ -78,6 +112,17 @@ export const SWIFT: LanguageSpec = {
     },
     comments: ['comment', 'multiline_comment'],
     blockTypes: ['class_body', 'protocol_body', 'enum_class_body', 'function_body', 'statements'],
+    // Top-level `let` (constant) and `var`; `static let` / `class let` members.
+    bindings: {
+      statements: {
+        property_declaration: {
+          through: { field: 'bound_identifier', types: ['pattern'] },
+          identifiers: ['simple_identifier'],
+          constantWords: ['let'],
+          classWords: ['static', 'class'],
+        },
+      },
+    },
   }),
 };
 
@@ -100,6 +145,14 @@ export const SCALA: LanguageSpec = {
     comments: ['comment', 'block_comment'],
     attachToNext: ['annotation'],
     blockTypes: ['template_body', 'block', 'enum_body'],
+    // Top-level `val` (constant) and `var`; the `val`s of an `object` (a class's have no class-level members).
+    bindings: {
+      statements: {
+        val_definition: { nameField: 'pattern', constant: true, classWords: [] },
+        var_definition: { nameField: 'pattern', classWords: [] },
+      },
+      staticScopes: ['object_definition'],
+    },
   }),
 };
 

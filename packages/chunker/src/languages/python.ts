@@ -15,5 +15,7 @@ export const PYTHON: LanguageSpec = {
       class_definition: { shape: 'named', kind: 'class', body: 'members' },
     },
     blockTypes: ['block'],
+    // `NAME = ...` at module level (UPPER_CASE: constant, else variable) and UPPER_CASE class attributes.
+    bindings: { statements: { expression_statement: { declarators: ['assignment'], nameField: 'left' } } },
   }),
 };

@@ -18,6 +18,8 @@ export const RUBY: LanguageSpec = {
       singleton_method: { shape: 'named', kind: 'function', body: 'statements' },
     },
     blockTypes: ['body_statement'],
+    // `Name = ...` is a constant (the language's rule: a capitalised name), `name = ...` at top level a variable.
+    bindings: { statements: { assignment: { nameField: 'left', identifiers: ['identifier', 'constant'], constantNames: ['constant'] } } },
   }),
 };
 
@@ -38,6 +40,11 @@ export const PHP: LanguageSpec = {
       method_declaration: { shape: 'named', kind: 'function', body: 'statements' },
     },
     blockTypes: ['declaration_list', 'compound_statement', 'enum_declaration_list'],
+    // `const X = ...` at top level, in a namespace block and in classes (not `define('X', ...)`).
+    bindings: {
+      statements: { const_declaration: { declarators: ['const_element'], nameTypes: ['name'], identifiers: ['name'], constant: true } },
+      wrappers: ['namespace_definition', 'compound_statement'],
+    },
   }),
 };
 
@@ -54,6 +61,13 @@ export const BASH: LanguageSpec = {
       function_definition: { shape: 'named', kind: 'function', body: 'statements' },
     },
     blockTypes: ['compound_statement'],
+    // Top-level `NAME=value` (UPPER_CASE: constant) and `readonly` / `declare -r` (constant), `export`, `declare`.
+    bindings: {
+      statements: {
+        variable_assignment: { identifiers: ['variable_name'] },
+        declaration_command: { declarators: ['variable_assignment'], identifiers: ['variable_name'], constantWords: ['readonly', '-r'], skipWords: ['local'] },
+      },
+    },
   }),
 };
 
@@ -69,6 +83,13 @@ export const LUA: LanguageSpec = {
       function_declaration: { shape: 'named', kind: 'function', body: 'statements', splitQualified: true },
     },
     blockTypes: ['block'],
+    // Top-level `local x = ...` and global `x = ...` (UPPER_CASE: constant); `M.x = ...` is no binding.
+    bindings: {
+      statements: {
+        variable_declaration: { declaratorsIn: 'assignment_statement', declarators: ['variable_list'] },
+        assignment_statement: { declarators: ['variable_list'] },
+      },
+    },
   }),
 };
 

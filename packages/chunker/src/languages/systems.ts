@@ -1,4 +1,4 @@
-import type { LanguageSpec } from './language-spec.js';
+import type { BindingSpec, LanguageSpec } from './language-spec.js';
 import { syntaxSpec } from './syntax-spec.js';
 
 /** Go (`.go`): functions, methods (owner = receiver type), `type` declarations (struct = class, interface). */
@@ -19,6 +19,13 @@ export const GO: LanguageSpec = {
       },
     },
     blockTypes: ['block'],
+    // Package-level `const` (each name of a spec; a `const ( ... )` block's rows are per spec) and `var`.
+    bindings: {
+      statements: {
+        const_declaration: { declarators: ['const_spec'], constant: true },
+        var_declaration: { declarators: ['var_spec'] },
+      },
+    },
   }),
 };
 
@@ -44,6 +51,13 @@ export const RUST: LanguageSpec = {
     comments: ['line_comment', 'block_comment'],
     attachToNext: ['attribute_item'],
     blockTypes: ['block', 'declaration_list', 'enum_variant_list'],
+    // `const` and `static` items at module level and in `impl`/trait bodies; `static mut` is a variable.
+    bindings: {
+      statements: {
+        const_item: { constant: true },
+        static_item: { constant: true, variableWords: ['mut'] },
+      },
+    },
   }),
 };
 
@@ -55,6 +69,33 @@ const C_DEFINITIONS = {
   type_definition: { shape: 'named', kind: 'type', nameField: 'declarator', nameDescend: 'declarator' },
 } as const;
 
+const C_DECLARATOR = { field: 'declarator', types: ['init_declarator', 'pointer_declarator', 'array_declarator', 'parenthesized_declarator'] };
+
+/**
+ * C bindings: `#define NAME value` (constant; not a guard without a value, not a function-like macro), file-scope
+ * declarations (constant with `const`/`constexpr`, else variable; not `extern` ones, not prototypes), and in
+ * C++ class bodies `static const`/`constexpr` members.
+ */
+const C_BINDINGS: BindingSpec = {
+  statements: {
+    preproc_def: { constant: true, valueField: 'value', valueRequired: true },
+    declaration: {
+      declarators: ['identifier', ...C_DECLARATOR.types],
+      through: C_DECLARATOR,
+      constantWords: ['const', 'constexpr'],
+      skipWords: ['extern'],
+    },
+    field_declaration: {
+      declarators: ['field_identifier', ...C_DECLARATOR.types],
+      through: C_DECLARATOR,
+      identifiers: ['identifier', 'field_identifier'],
+      constantWords: ['const', 'constexpr'],
+      classWords: ['static'],
+    },
+  },
+  wrappers: ['preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_elifdef'],
+};
+
 /** C (`.c`, `.h`): functions (name through the declarator chain), structs, unions, enums, typedefs. */
 export const C: LanguageSpec = {
   id: 'c',
@@ -64,6 +105,7 @@ export const C: LanguageSpec = {
     grammar: 'tree-sitter-c.wasm',
     definitions: { ...C_DEFINITIONS },
     blockTypes: ['compound_statement', 'field_declaration_list'],
+    bindings: C_BINDINGS,
   }),
 };
 
@@ -82,5 +124,7 @@ export const CPP: LanguageSpec = {
       linkage_specification: { shape: 'wrapper', fields: ['body'] },
     },
     blockTypes: ['compound_statement', 'field_declaration_list', 'declaration_list'],
+    // An anonymous namespace, `extern "C" { ... }` and a template variable are module level too.
+    bindings: { ...C_BINDINGS, wrappers: [...(C_BINDINGS.wrappers ?? []), 'namespace_definition', 'linkage_specification', 'declaration_list', 'template_declaration'] },
   }),
 };

@@ -1,4 +1,4 @@
-import type { LanguageSpec, SyntaxSpec } from './language-spec.js';
+import type { BindingSpec, LanguageSpec, SyntaxSpec } from './language-spec.js';
 
 /** Rules shared by the TypeScript, TSX and JavaScript grammars (they share node type names). */
 export const ECMASCRIPT_DEFINITIONS: SyntaxSpec['definitions'] = {
@@ -29,6 +29,20 @@ export const ECMASCRIPT_DEFINITIONS: SyntaxSpec['definitions'] = {
   pair: { shape: 'field', nameFields: ['key'] },
 };
 
+/**
+ * Module-level `const` (constant) and `let`/`var` (variable) bindings, and `static` class fields that are
+ * `readonly` or UPPER_CASE; a function, class or object value is a definition already, a `require()` an import.
+ */
+export const ECMASCRIPT_BINDINGS: BindingSpec = {
+  statements: {
+    lexical_declaration: { declarators: ['variable_declarator'], valueField: 'value', skipCalls: ['require'], constantWords: ['const'] },
+    variable_declaration: { declarators: ['variable_declarator'], valueField: 'value', skipCalls: ['require'] },
+    public_field_definition: { identifiers: ['property_identifier'], valueField: 'value', constantWords: ['readonly'], classWords: ['static'] },
+    field_definition: { nameField: 'property', identifiers: ['property_identifier'], valueField: 'value', classWords: ['static'] },
+  },
+  wrappers: ['export_statement', 'ambient_declaration'],
+};
+
 /** Syntax spec for a grammar of the JavaScript family. */
 export function ecmascriptSyntax(grammar: string): SyntaxSpec {
   return {
@@ -49,6 +63,7 @@ export function ecmascriptSyntax(grammar: string): SyntaxSpec {
       'await_expression',
     ],
     blockTypes: ['statement_block', 'class_body', 'interface_body', 'object_type', 'enum_body', 'object'],
+    bindings: ECMASCRIPT_BINDINGS,
   };
 }
 

@@ -140,6 +140,31 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       expect(await worker.exited).toBe(0);
     }, 90_000);
 
+    it('`monorag index --paths` in bullmq mode enqueues those paths only, not the whole tree', async () => {
+      const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+      dataDirs.push(project);
+      const env = envFor(redis.url);
+      const index = startCli(['index', project, '--paths', 'src/a.ts'], env);
+      await until(() => index.stderr().includes('file jobs enqueued'), 30_000, 'the enqueue line');
+      expect(index.stderr().split('\n')[0]).toContain('monorag: 1 file jobs enqueued on');
+      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: path.basename(project) });
+      try {
+        expect((await queue.list(['waiting'])).map((j) => j.path)).toEqual(['src/a.ts']);
+      } finally {
+        await queue.close();
+      }
+      const worker = startCli(['worker', project], env);
+      expect(await index.exited).toBe(0);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+      const store = await openSqliteStore({ file: path.join(env.MONORAG_DATA_DIR!, 'index.sqlite') });
+      try {
+        expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/a.ts']);
+      } finally {
+        await store.close();
+      }
+    }, 90_000);
+
     it('a commit with the hooks installed puts the paths it changed on the queue, consumes the hook queue files, and a worker indexes them', async () => {
       const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
       dataDirs.push(project);

@@ -69,7 +69,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   if (context.config.queue.kind === 'bullmq') {
     // A hook's run hands its queued paths to the workers and returns; others wait for the workers.
     if (options.fromQueue) await runEnqueueFromQueue(project, { dataDir: options.dataDir, hook: options.hook, queued: options.queued, json: options.json });
-    else await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json });
+    else await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json, paths });
     return null;
   }
   if (context.config.store.kind !== 'sqlite') {

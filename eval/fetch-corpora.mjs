@@ -3,7 +3,8 @@
 // unpacks it to eval/.corpora/<name>-<version>/ without its top folder. A corpus's `registry` says
 // where it comes from: `npm` (the default; `npm pack`, top folder `package/`) or `pypi` (the source
 // distribution, downloaded by the pip of packages/embedding-server/.venv, which scripts/setup.sh
-// makes; top folder `<name>-<version>/`).
+// makes; top folder `<name>-<version>/`). `package` names the registry's package when it is not the
+// corpus name (a scoped npm package: corpus `trpc-server`, package `@trpc/server`).
 // Usage: node eval/fetch-corpora.mjs [name ...]   (default: all). Prints one directory per line on stdout.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,20 +25,23 @@ const tarDir = path.join(baseDir, 'tarballs');
 mkdirSync(tarDir, { recursive: true });
 const pip = path.join(evalDir, '..', 'packages', 'embedding-server', '.venv', 'bin', 'pip');
 
-/** Downloads the npm tarball of `name@version` into tarDir; returns its path. */
+/** The registry's name of a corpus's package: `package` when set, else the corpus name. */
+const packageOf = (corpus) => corpus.package ?? corpus.name;
+
+/** Downloads the npm tarball of `package@version` into tarDir; returns its path. */
 function fetchNpm(corpus) {
-  const out = execFileSync('npm', ['pack', `${corpus.name}@${corpus.version}`, '--pack-destination', tarDir, '--json', '--silent'], { encoding: 'utf8' });
+  const out = execFileSync('npm', ['pack', `${packageOf(corpus)}@${corpus.version}`, '--pack-destination', tarDir, '--json', '--silent'], { encoding: 'utf8' });
   return path.join(tarDir, JSON.parse(out)[0].filename);
 }
 
-/** Downloads the PyPI source distribution (.tar.gz) of `name==version` into tarDir; returns its path. */
+/** Downloads the PyPI source distribution (.tar.gz) of `package==version` into tarDir; returns its path. */
 function fetchPypi(corpus) {
   if (!existsSync(pip)) throw new Error(`${pip} is missing; run scripts/setup.sh to make the Python environment`);
   const tmp = mkdtempSync(path.join(tarDir, 'pip-'));
   try {
     // Only the sdist of this one project: no wheels, no dependencies (pip may still fetch the build
     // backend into an isolated environment to read the sdist's metadata).
-    execFileSync(pip, ['download', '--no-deps', '--no-binary', ':all:', '--disable-pip-version-check', '--quiet', `${corpus.name}==${corpus.version}`, '-d', tmp], {
+    execFileSync(pip, ['download', '--no-deps', '--no-binary', ':all:', '--disable-pip-version-check', '--quiet', `${packageOf(corpus)}==${corpus.version}`, '-d', tmp], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const files = readdirSync(tmp).filter((f) => f.endsWith('.tar.gz'));
@@ -60,7 +64,7 @@ for (const corpus of corpora.filter((c) => wanted.length === 0 || wanted.include
   }
   const registry = corpus.registry ?? 'npm';
   const fetcher = fetchers[registry];
-  const spec = `${corpus.name}@${corpus.version} (${registry})`;
+  const spec = `${corpus.name} (${packageOf(corpus)}@${corpus.version}, ${registry})`;
   if (!fetcher) {
     process.stderr.write(`fetch-corpora: ${spec} names an unknown registry; use one of ${Object.keys(fetchers).join(', ')} in eval/corpora.json.\n`);
     process.exit(2);

@@ -7,7 +7,10 @@ export const EVAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** One pinned corpus of eval/corpora.json. */
 export interface Corpus {
+  /** The corpus's name: golden questions' `corpus`, directory and index names. */
   name: string;
+  /** The registry's package name when it differs from `name` (a scoped npm package: `@trpc/server`). */
+  package?: string;
   version: string;
   /** sha256 of the downloaded tarball (npm: the `npm pack` .tgz; pypi: the sdist .tar.gz). */
   sha256: string;

@@ -6,14 +6,15 @@ import tseslint from 'typescript-eslint';
 /** Which @monorag packages each package may import (DESIGN.md, "Packages"). */
 const allowed = {
   shared: [],
+  secrets: ['shared'],
   chunker: ['shared'],
   store: ['shared'],
   'embedder-client': ['shared'],
-  indexer: ['shared', 'chunker', 'store', 'embedder-client'],
-  retriever: ['shared', 'store', 'embedder-client'],
+  indexer: ['shared', 'secrets', 'chunker', 'store', 'embedder-client'],
+  retriever: ['shared', 'secrets', 'store', 'embedder-client'],
   mcp: ['shared', 'retriever', 'indexer'],
   gateway: ['shared', 'mcp', 'retriever'],
-  cli: ['shared', 'chunker', 'store', 'embedder-client', 'indexer', 'retriever', 'mcp', 'gateway'],
+  cli: ['shared', 'secrets', 'chunker', 'store', 'embedder-client', 'indexer', 'retriever', 'mcp', 'gateway'],
 };
 const all = Object.keys(allowed);
 

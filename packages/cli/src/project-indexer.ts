@@ -176,7 +176,7 @@ export async function openProjectIndexer(
         await recordIndexOwner(context, store);
         const report = await indexProject({
           root: context.root, store, chunker, embedder, maxFileBytes: context.config.index.maxFileBytes,
-          cacheRetentionMs: context.config.index.cacheRetentionDays * 86_400_000,
+          cacheRetentionMs: context.config.index.cacheRetentionDays * 86_400_000, redactSecrets: context.config.index.redactSecrets,
           extraIgnores, filter, paths: all, logger: context.logger, onProgress,
         });
         queued.remove();

@@ -1,4 +1,5 @@
-import { holdsPrivateKey, type Chunk, type CodeSymbol, type FileRecord, type Logger } from '@monorag/shared';
+import { holdsPrivateKey, isMonoragError, type Chunk, type CodeSymbol, type FileRecord, type Logger } from '@monorag/shared';
+import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
@@ -10,6 +11,8 @@ import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
+import { SECRET_SCANNER_META, redactFileText, sameSecrets } from './redact-file-text.js';
+import { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from './secrets-report.js';
 
 /** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
 export interface IndexProgress {
@@ -54,6 +57,12 @@ export interface IndexProjectOptions {
    * (`ChunkStore.pruneEmbeddingCache`); undefined leaves the cache alone. Path-limited runs never prune.
    */
   cacheRetentionMs?: number;
+  /**
+   * Replace secrets in each file's text with `[REDACTED:<rule>]` before chunking (config
+   * `index.redactSecrets`); default true. When this or the scanner changed since the index was written,
+   * files are scanned again and those whose redaction differs are re-chunked even if their content did not change.
+   */
+  redactSecrets?: boolean;
   logger?: Logger;
   onProgress?: (progress: IndexProgress) => void;
 }
@@ -88,6 +97,10 @@ export interface IndexReport {
    * departed file's vectors instead of being embedded again; also counted in `added`.
    */
   moved: number;
+  /** Files (re)indexed in this run whose text had secrets replaced, with spans per rule (never the values). */
+  redacted: RedactedFile[];
+  /** Totals of `redacted`. */
+  secrets: SecretsSummary;
 }
 
 interface PendingFile {
@@ -127,7 +140,12 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const report: IndexReport = {
     files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0,
     chunksFromCache: 0, totalChunks: 0, skipped, commit, durationMs: 0, mode: scope ? 'paths' : 'full', cachePruned: 0, moved: 0,
+    redacted: [], secrets: { files: 0, spans: 0, byRule: {} },
   };
+  const redact = options.redactSecrets ?? true;
+  const scanner = redact ? SECRET_SCANNER_ID : 'off';
+  // Indexed with another scanner (or before redaction existed): unchanged files are scanned again.
+  const rescan = manifest.size > 0 && (await store.getMeta(SECRET_SCANNER_META)) !== scanner;
   onProgress?.({ ...progress });
 
   let pending: PendingFile[] = [];
@@ -211,14 +229,30 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     const previous = manifest.get(file.path);
-    if (previous && previous.contentHash === read.contentHash) {
+    // The content hash is that of the file as written (secrets included), so editing a secret re-indexes the file.
+    const same = previous !== undefined && previous.contentHash === read.contentHash;
+    if (same && !rescan) {
       report.unchanged++;
       continue;
     }
-    const { chunks, symbols, language, fallback } = chunker.analyse(file.path, read.text);
+    let redacted;
+    try {
+      redacted = await redactFileText(file.path, read.text, redact);
+    } catch (error) {
+      if (!isMonoragError(error)) throw error;
+      // Never index a file the scan could not check; its previous entry (if any) stays, as for unreadable files.
+      skipped.push({ path: file.path, reason: 'unreadable', detail: error.message });
+      logger?.warn({ path: file.path, err: error.message }, 'skipping a file the secret scan failed on');
+      continue;
+    }
+    if (same && sameSecrets(previous.secrets, redacted.secrets)) {
+      report.unchanged++;
+      continue;
+    }
+    const { chunks, symbols, language, fallback } = chunker.analyse(file.path, redacted.text);
     // A bundle (mostly long lines) is left out; hand-written code with one long line (an inline SVG,
     // a base64 constant) keeps its windows.
-    if (fallback === 'minified' && read.text.length / lineCount(read.text) > MAX_AVERAGE_LINE_CHARS) {
+    if (fallback === 'minified' && redacted.text.length / lineCount(redacted.text) > MAX_AVERAGE_LINE_CHARS) {
       await leaveOut(file.path, 'minified');
       continue;
     }
@@ -226,6 +260,10 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: 0 };
     // Files of a code language chunked by windows (minified, parse time-out, no grammar) say why; `monorag status` lists them.
     if (fallback !== null) record.fallback = fallback;
+    if (redacted.secrets) {
+      record.secrets = redacted.secrets;
+      report.redacted.push({ path: file.path, secrets: redacted.secrets });
+    }
     // Identical files moved together each take one departed copy.
     const candidates = previous === undefined ? departed.get(read.contentHash) : undefined;
     const kept = candidates && candidates.length > 0 ? movedVectors(candidates[0], chunks) : undefined;
@@ -247,6 +285,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
 
   await store.setMeta('indexedAt', String(Date.now()));
   await store.setMeta('indexedCommit', commit ?? '');
+  if (!scope) await store.setMeta(SECRET_SCANNER_META, scanner);
+  report.secrets = summariseRedactedFiles(report.redacted);
   if (!scope && options.cacheRetentionMs !== undefined) {
     report.cachePruned = (await store.pruneEmbeddingCache(options.cacheRetentionMs)).removed;
   }
@@ -255,7 +295,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   report.totalChunks = stats.chunks;
   report.durationMs = Date.now() - started;
   onProgress?.({ ...progress, phase: 'done' });
-  logger?.info({ ...report, skipped: report.skipped.length }, 'index run finished');
+  logger?.info({ ...report, skipped: report.skipped.length, redacted: report.redacted.length }, 'index run finished');
   return report;
 }
 

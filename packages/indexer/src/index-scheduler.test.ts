@@ -6,6 +6,7 @@ function report(): IndexReport {
   return {
     files: 0, added: 0, changed: 0, deleted: 0, unchanged: 0, chunksWritten: 0, chunksEmbedded: 0, chunksFromCache: 0,
     totalChunks: 0, skipped: [], commit: null, durationMs: 0, mode: 'paths', cachePruned: 0, moved: 0,
+    redacted: [], secrets: { files: 0, spans: 0, byRule: {} },
   };
 }
 

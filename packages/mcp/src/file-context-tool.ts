@@ -57,6 +57,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
         text: z.string(),
         truncated: z.boolean(),
         cutLine: z.object({ line: z.number().int(), shown: z.number().int(), chars: z.number().int() }).optional(),
+        redacted: z.number().int().optional(),
         index: freshnessSchema,
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -67,7 +68,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
           root: options.root, path, startLine, endLine, maxLines: options.maxLines, maxChars: options.maxChars, isReadable: options.isReadable,
         });
         const index = await options.readFreshness();
-        const more = context.truncated ? truncationNote(context) : '';
+        const more = (context.truncated ? truncationNote(context) : '') + (context.redacted ? redactionNote(context.redacted) : '');
         const text = `${printablePath(context.path)}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
         return { content: [{ type: 'text', text }], structuredContent: { ...context, index } };
       } catch (error) {
@@ -75,4 +76,9 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
       }
     },
   );
+}
+
+/** Says that secrets in the lines shown were replaced (the client never gets their values). */
+function redactionNote(count: number): string {
+  return `\n\n(${count} secret${count === 1 ? '' : 's'} in these lines (API or cloud tokens, credentials) ${count === 1 ? 'is' : 'are'} shown as [REDACTED:<rule>]; the rest is as written)`;
 }

@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { ErrorCode, MonoragError, decodeText, holdsPrivateKey } from '@monorag/shared';
+import { findSecrets, redactSecrets } from '@monorag/secrets';
 import { resolveProjectPath } from './project-path.js';
+import { spansInLines } from './spans-in-lines.js';
 
 /** Options of {@link readFileContext}. */
 export interface FileContextOptions {
@@ -47,6 +49,11 @@ export interface FileContext {
    * read from their start only, so the rest of that line cannot be read.
    */
   cutLine?: { line: number; shown: number; chars: number };
+  /**
+   * Secrets (API and cloud tokens, credentials in URLs: `findSecrets`) in the returned lines, each shown
+   * as `[REDACTED:<rule>]` instead; absent when there are none. Line numbers are those of the file.
+   */
+  redacted?: number;
 }
 
 function checkLine(value: number | undefined, name: string): void {
@@ -66,10 +73,12 @@ function cutLineAt(line: string, maxChars: number): string {
  * maxChars characters (whole lines, except that a first line longer than maxChars is cut at maxChars),
  * with the path checked by `resolveProjectPath`. A file whose content holds a private key (the
  * indexer's `secret` skip reason, detected by the same `holdsPrivateKey`) is refused whether or not it
- * was ever indexed.
+ * was ever indexed. Secrets in the file are replaced by `[REDACTED:<rule>]` (as the indexer does,
+ * whatever the index holds; `redacted` counts those in the lines returned); line numbers, line counts and
+ * the `maxChars` bound apply to the redacted text.
  * @throws MonoragError `INVALID_ARGUMENT` (bad range, or startLine past the end of the file, naming
  *   the argument), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
- *   private key), `NOT_FOUND`, `FILE_UNREADABLE`.
+ *   private key), `NOT_FOUND`, `FILE_UNREADABLE` (also when the secret scan fails).
  */
 export async function readFileContext(options: FileContextOptions): Promise<FileContext> {
   const { root, maxLines = 400, maxChars = 40_000, maxFileBytes = 4 * 1024 * 1024 } = options;
@@ -109,7 +118,14 @@ export async function readFileContext(options: FileContextOptions): Promise<File
       `Argument "path": ${target.rel} holds a private key, so the index leaves it out (skip reason "secret"); it is not served.`,
     );
   }
-  const lines = decoded.text.split('\n');
+  const secrets = await findSecrets(target.rel, decoded.text);
+  const served = secrets.length > 0 ? redactSecrets(decoded.text, secrets) : decoded.text;
+  /** `redacted` of the result for lines from..to: present only when secrets were replaced there. */
+  const redacted = (from: number, to: number): { redacted?: number } => {
+    const count = spansInLines(decoded.text, secrets, from, to);
+    return count > 0 ? { redacted: count } : {};
+  };
+  const lines = served.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const totalLines = lines.length;
   if (startLine > totalLines) {
@@ -118,7 +134,10 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   const first = lines[startLine - 1]!;
   if (first.length > maxChars) {
     const text = cutLineAt(first, maxChars);
-    return { path: target.rel, startLine, endLine: startLine, totalLines, text, truncated: true, cutLine: { line: startLine, shown: text.length, chars: first.length } };
+    return {
+      path: target.rel, startLine, endLine: startLine, totalLines, text, truncated: true,
+      cutLine: { line: startLine, shown: text.length, chars: first.length }, ...redacted(startLine, startLine),
+    };
   }
   const wantedEnd = options.endLine ?? startLine + maxLines - 1;
   let endLine = Math.min(wantedEnd, totalLines, startLine + maxLines - 1);
@@ -139,5 +158,6 @@ export async function readFileContext(options: FileContextOptions): Promise<File
     text: lines.slice(startLine - 1, endLine).join('\n'),
     // Cut short by maxLines or maxChars; reaching the end of the file is not truncation.
     truncated: endLine < Math.min(wantedEnd, totalLines),
+    ...redacted(startLine, endLine),
   };
 }

@@ -45,8 +45,16 @@ export const configSchema = z.strictObject({
        * Env `MONORAG_CACHE_RETENTION_DAYS`. Default 30.
        */
       cacheRetentionDays: z.coerce.number().min(0).default(30),
+      /**
+       * Replace secrets found in file text (API and cloud tokens, credentials in URLs; secretlint's
+       * recommended rules) with `[REDACTED:<rule>]` before chunking, so they never reach the embedder,
+       * the store or search results. `false` indexes them as written. Files holding a private key are
+       * left out either way, and `get_file_context` redacts regardless. Env `MONORAG_REDACT_SECRETS`
+       * (`true`/`false`). Default true.
+       */
+      redactSecrets: z.union([z.boolean(), z.stringbool()]).default(true),
     })
-    .default({ maxFileBytes: 1024 * 1024, concurrency: 4, cacheRetentionDays: 30 }),
+    .default({ maxFileBytes: 1024 * 1024, concurrency: 4, cacheRetentionDays: 30, redactSecrets: true }),
   embedding: z
     .strictObject({
       /** URL of a running embedding server; when unset the CLI starts one. Env `EMBEDDING_URL`. */
@@ -196,6 +204,7 @@ const ENV_KEYS: readonly (readonly [variable: string, keyPath: readonly string[]
   ['MONORAG_EMBED_BATCH_SIZE', ['embedding', 'batchSize']],
   ['MONORAG_MAX_FILE_BYTES', ['index', 'maxFileBytes']],
   ['MONORAG_CACHE_RETENTION_DAYS', ['index', 'cacheRetentionDays']],
+  ['MONORAG_REDACT_SECRETS', ['index', 'redactSecrets'], 'caseless'],
   ['QDRANT_URL', ['store', 'qdrant', 'url']],
   ['QDRANT_API_KEY', ['store', 'qdrant', 'apiKey']],
   ['MONORAG_PROJECT', ['store', 'qdrant', 'project']],

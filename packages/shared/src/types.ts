@@ -66,6 +66,11 @@ export interface FileRecord {
    * again; absent when the vectors were computed for this path. Searches use the new path at once.
    */
   embeddedFrom?: string;
+  /**
+   * Secrets replaced by `[REDACTED:<rule>]` in the indexed text of this file: spans per secretlint
+   * rule id (`{ "github": 1, "aws": 2 }`), never the values; absent when none were found.
+   */
+  secrets?: Record<string, number>;
 }
 
 /** A chunk returned by a store query together with its score. */

@@ -8,6 +8,7 @@ import { runEnqueueCommand } from './jobs-command.js';
 import { runEnqueueFromQueue } from './enqueue-from-queue.js';
 import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
+import { redactedLines } from '../secret-summary.js';
 
 /** Options of `monorag index`. */
 export interface IndexCommandOptions {
@@ -131,6 +132,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
           `  files: ${report.files} in index (${report.added} added${report.moved > 0 ? ` of which ${report.moved} moved with their vectors` : ''}, ` +
           `${report.changed} changed, ${report.deleted} deleted, ${report.unchanged} unchanged, ${report.skipped.length} skipped)\n` +
           skippedLines(report.skipped) +
+          redactedLines(report.redacted) +
           `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache` +
           (report.cachePruned > 0 ? `; ${report.cachePruned} unused cache entries pruned` : '') + '\n' +
           `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)\n` +

@@ -2,6 +2,7 @@ import type { IndexFreshness } from '@monorag/retriever';
 import type { FileRecord, IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
+import { formatSecrets, indexSecrets, type IndexSecrets } from '../secret-summary.js';
 
 /** Files chunked by line windows only, by reason (`no-grammar`, `minified`, ...) then language, with a few example paths. */
 export interface FallbackSummary {
@@ -39,13 +40,15 @@ export interface StatusReport extends IndexFreshness {
   indexFile: string;
   identity: IndexIdentity;
   fallbacks: FallbackSummary;
+  /** Secrets replaced by `[REDACTED:<rule>]` in the indexed text, summed over the manifest (counts and paths, never values). */
+  secrets: IndexSecrets;
 }
 
 /** Reads the {@link StatusReport} of an open index: its freshness (against the work tree), identity and fallbacks. */
 export async function readStatusReport(context: ProjectContext, index: OpenIndex): Promise<StatusReport> {
   const freshness = await index.readFreshness();
-  const fallbacks = fallbackSummary(await index.store.listFiles());
-  return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks };
+  const files = await index.store.listFiles();
+  return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks: fallbackSummary(files), secrets: indexSecrets(files) };
 }
 
 /** `monorag status`: what the index holds and how fresh it is. */
@@ -64,7 +67,8 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
         `Files: ${status.files}, chunks: ${status.chunks}\n` +
         `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
         `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}${status.indexing ? ' A run is in progress.' : ''}\n` +
-        `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n`,
+        `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n` +
+        `Secrets redacted: ${formatSecrets(status.secrets)}${status.secrets.examples.length > 0 ? `: ${status.secrets.examples.join(', ')}${status.secrets.files > status.secrets.examples.length ? ', ...' : ''}` : ''}\n`,
     );
   } finally {
     await index.close();

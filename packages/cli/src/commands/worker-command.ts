@@ -76,7 +76,7 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     lockMs: config.queue.lockSeconds * 1000,
     logger,
     processFile: (data, reportProgress) =>
-      indexFile({ root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, onProgress: reportProgress }),
+      indexFile({ root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, redactSecrets: config.index.redactSecrets, onProgress: reportProgress }),
     onJobDone: recordIfDrained,
   }).catch(async (error: unknown) => {
     await queue.close();

@@ -1,12 +1,13 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
+import { ErrorCode, MonoragError, holdsPrivateKey, type FileRecord } from '@monorag/shared';
 import type { Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from '../embed-chunks.js';
 import { isGeneratedText } from '../detect-generated.js';
 import { readProjectFile } from '../read-project-file.js';
+import { redactFileText } from '../redact-file-text.js';
 import type { FileJobProgress, FileJobResult } from './file-job.js';
 
 /** Options of {@link indexFile}. */
@@ -20,19 +21,21 @@ export interface IndexFileOptions {
   embedder: Embedder;
   /** Files larger than this many bytes are removed from the index, as the walk skips them. */
   maxFileBytes: number;
+  /** Replace secrets with `[REDACTED:<rule>]` before chunking (config `index.redactSecrets`); default true. */
+  redactSecrets?: boolean;
   onProgress?: (progress: FileJobProgress) => void | Promise<void>;
 }
 
 /**
  * Brings one file's index entry up to date, the unit of work of a queue worker: a missing, binary,
- * generated or oversized file is deleted from the index; a file whose content hash equals the
+ * generated or oversized file, or one holding a private key, is deleted from the index; a file whose content hash equals the
  * manifest's is left alone; otherwise it is analysed, embedded through the cache and written with
  * its manifest entry in one store write (as {@link indexProject} does for each file, so both paths
  * give the same index). Idempotent: running it twice, or after a crash, gives the same state.
  * @throws MonoragError `FILE_UNREADABLE` for a file that exists but cannot be read (the job is retried),
- *   `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
+ *   or whose secret scan fails, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
  */
-export async function indexFile({ root, path: rel, store, chunker, embedder, maxFileBytes, onProgress }: IndexFileOptions): Promise<FileJobResult> {
+export async function indexFile({ root, path: rel, store, chunker, embedder, maxFileBytes, redactSecrets = true, onProgress }: IndexFileOptions): Promise<FileJobResult> {
   const absPath = path.join(root, ...rel.split('/'));
   const gone = async (): Promise<FileJobResult> => {
     await store.deleteFile(rel);
@@ -48,16 +51,18 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   if (read.kind === 'unreadable') {
     throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${rel} under ${root}: ${read.detail}.`);
   }
-  if (isGeneratedText(read.text)) return gone();
+  if (isGeneratedText(read.text) || holdsPrivateKey(read.text)) return gone();
   const previous = await store.getFile(rel);
   if (previous?.contentHash === read.contentHash) return { path: rel, outcome: 'unchanged', chunks: previous.chunkCount };
   await onProgress?.({ path: rel, phase: 'read', chunks: 0 });
-  const { chunks, symbols, language, fallback } = chunker.analyse(rel, read.text);
+  const redacted = await redactFileText(rel, read.text, redactSecrets);
+  const { chunks, symbols, language, fallback } = chunker.analyse(rel, redacted.text);
   await onProgress?.({ path: rel, phase: 'chunked', chunks: chunks.length });
   const { vectors } = await embedChunks(chunks, store, embedder);
   await onProgress?.({ path: rel, phase: 'embedded', chunks: chunks.length });
   const record: FileRecord = { path: rel, contentHash: read.contentHash, size: info.size, language, chunkCount: chunks.length, indexedAt: Date.now() };
   if (fallback !== null) record.fallback = fallback;
+  if (redacted.secrets) record.secrets = redacted.secrets;
   await store.writeFile(record, chunks, vectors, symbols);
   await onProgress?.({ path: rel, phase: 'written', chunks: chunks.length });
   return { path: rel, outcome: 'indexed', chunks: chunks.length };

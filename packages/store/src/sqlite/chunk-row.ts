@@ -49,9 +49,10 @@ export interface FileRow {
   indexed_at: number;
   fallback: string | null;
   embedded_from: string | null;
+  secrets: string | null;
 }
 
-/** The FileRecord of a manifest row; `fallback` and `embeddedFrom` are present only when the row has them. */
+/** The FileRecord of a manifest row; `fallback`, `embeddedFrom` and `secrets` are present only when the row has them. */
 export function rowToFile(row: FileRow): FileRecord {
   const file: FileRecord = {
     path: row.path,
@@ -63,6 +64,7 @@ export function rowToFile(row: FileRow): FileRecord {
   };
   if (row.fallback !== null && row.fallback !== undefined) file.fallback = row.fallback;
   if (row.embedded_from !== null && row.embedded_from !== undefined) file.embeddedFrom = row.embedded_from;
+  if (row.secrets !== null && row.secrets !== undefined) file.secrets = JSON.parse(row.secrets) as Record<string, number>;
   return file;
 }
 

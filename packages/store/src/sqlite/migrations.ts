@@ -32,6 +32,10 @@ interface Migration {
  * - `chunks_content_hash` index, so "is this cache entry referenced?" is one index probe.
  * - `files.embedded_from`: the earlier path whose vectors a moved file kept (null when embedded here).
  *
+ * Version 4 (secret redaction):
+ * - `files.secrets`: JSON object of the secrets redacted in the file's indexed text, spans per rule id
+ *   (null when none were).
+ *
  * The vec0 table `chunks_vec` depends on the dimension, so it is created when the identity is first
  * recorded (see `recordIdentity`), not here.
  */
@@ -107,6 +111,12 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX chunks_content_hash ON chunks (content_hash);
       `);
       db.prepare('UPDATE embedding_cache SET used_at = ?').run(Date.now());
+    },
+  },
+  {
+    version: 4,
+    up(db) {
+      db.exec('ALTER TABLE files ADD COLUMN secrets TEXT;');
     },
   },
 ];

@@ -74,10 +74,10 @@ export function writeFileRows(
     insertFts.run(rowid, fts.symbol, fts.path, fts.body);
   });
   db.prepare(`
-    INSERT INTO files (path, content_hash, size, language, chunk_count, indexed_at, fallback, embedded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    INSERT INTO files (path, content_hash, size, language, chunk_count, indexed_at, fallback, embedded_from, secrets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (path) DO UPDATE SET content_hash = excluded.content_hash, size = excluded.size,
       language = excluded.language, chunk_count = excluded.chunk_count, indexed_at = excluded.indexed_at,
-      fallback = excluded.fallback, embedded_from = excluded.embedded_from`).run(
+      fallback = excluded.fallback, embedded_from = excluded.embedded_from, secrets = excluded.secrets`).run(
     file.path,
     file.contentHash,
     file.size,
@@ -86,5 +86,6 @@ export function writeFileRows(
     file.indexedAt,
     file.fallback ?? null,
     file.embeddedFrom ?? null,
+    file.secrets === undefined ? null : JSON.stringify(file.secrets),
   );
 }

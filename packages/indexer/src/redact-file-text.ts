@@ -1,0 +1,29 @@
+import { findSecrets, redactSecrets, summariseSecrets } from '@monorag/secrets';
+
+/** A file's text as the index keeps it. */
+export interface RedactedText {
+  /** The text with each secret replaced by `[REDACTED:<rule>]`; the same line count as the file. */
+  text: string;
+  /** Spans redacted per rule id; undefined when none were (or redaction is off). */
+  secrets?: Record<string, number>;
+}
+
+/**
+ * The text of a project file as it is chunked and embedded: with redaction on, secrets found by
+ * `findSecrets` are replaced (line numbers unchanged); off, the text as read.
+ * @throws MonoragError `FILE_UNREADABLE` when the secret scan fails on the text.
+ */
+export async function redactFileText(path: string, text: string, redact: boolean): Promise<RedactedText> {
+  if (!redact) return { text };
+  const spans = await findSecrets(path, text);
+  if (spans.length === 0) return { text };
+  return { text: redactSecrets(text, spans), secrets: summariseSecrets(spans) };
+}
+
+/** Whether two manifests' secret counts are the same (both absent counts as the same). */
+export function sameSecrets(a: Record<string, number> | undefined, b: Record<string, number> | undefined): boolean {
+  return JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+}
+
+/** Store metadata key holding the scanner the indexed text was redacted with (`SECRET_SCANNER_ID`, or `off`). */
+export const SECRET_SCANNER_META = 'secretScanner';

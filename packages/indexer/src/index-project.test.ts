@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createChunker } from '@monorag/chunker';
@@ -124,6 +124,28 @@ describe('indexProject', () => {
     writeFileSync(path.join(root, 'lib/renamed.ts'), 'export const changed = 1;\n');
     expect((await indexProject(base)).chunksEmbedded).toBeGreaterThan(0);
     expect((await store.getFile('lib/renamed.ts'))?.embeddedFrom).toBeUndefined();
+    await store.close();
+  });
+
+  it('a file deleted after the walk listed it is a deletion: its indexed copy goes, it is not reported unreadable', async () => {
+    const root = repo(3);
+    const base = await openTestIndex(root);
+    const { store } = base;
+    await indexProject(base);
+    expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/m0.ts', 'src/m1.ts', 'src/m2.ts']);
+    writeFileSync(path.join(root, 'src/m1.ts'), 'export function changed(): number {\n  return 1;\n}\n');
+    let removed = false;
+    const report = await indexProject({
+      ...base,
+      // The first progress call comes after the walk and before any file is read.
+      onProgress: () => {
+        if (!removed) rmSync(path.join(root, 'src/m1.ts'));
+        removed = true;
+      },
+    });
+    expect(report.skipped).toEqual([]);
+    expect(report).toMatchObject({ deleted: 1, unchanged: 2, files: 2 });
+    expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/m0.ts', 'src/m2.ts']);
     await store.close();
   });
 

@@ -215,6 +215,15 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       await leaveOut(file.path, 'binary');
       continue;
     }
+    if (read.kind === 'gone') {
+      // Deleted (or moved away) since the walk: a deletion, as the next walk would find it; an indexed
+      // copy must not stay searchable, nor the index claim to be fresh.
+      if (manifest.has(file.path)) {
+        await store.deleteFile(file.path);
+        report.deleted++;
+      }
+      continue;
+    }
     if (read.kind === 'unreadable') {
       skipped.push({ path: file.path, reason: 'unreadable', detail: read.detail });
       logger?.warn({ path: file.path, detail: read.detail }, 'skipping unreadable file');

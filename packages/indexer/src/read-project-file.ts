@@ -5,18 +5,23 @@ import { decodeText, sha256 } from '@monorag/shared';
 export type ReadFileResult =
   | { kind: 'text'; text: string; contentHash: string }
   | { kind: 'binary' }
-  | { kind: 'unreadable'; detail: string };
+  | { kind: 'unreadable'; detail: string }
+  /** The file no longer exists (deleted or moved away since the walk listed it). */
+  | { kind: 'gone' };
 
 /**
  * Reads a file and normalises it with {@link decodeText}; `contentHash` is the hex sha256 of the
- * normalised text, so a file re-saved with CRLF line ends or a BOM keeps its hash.
+ * normalised text, so a file re-saved with CRLF line ends or a BOM keeps its hash. A file that does
+ * not exist (ENOENT) is `gone`; any other read error is `unreadable` with its code.
  */
 export async function readProjectFile(absPath: string): Promise<ReadFileResult> {
   let bytes: Buffer;
   try {
     bytes = await readFile(absPath);
   } catch (error) {
-    return { kind: 'unreadable', detail: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'gone' };
+    return { kind: 'unreadable', detail: code ?? (error as Error).message };
   }
   const decoded = decodeText(bytes);
   if (decoded.kind === 'binary') return decoded;

@@ -72,6 +72,14 @@ describe('walkProject', () => {
     ]);
   });
 
+  it('says a file name that is not valid UTF-8 is why a file is skipped', async () => {
+    const root = tree({ 'ok.py': 'x = 1\n' });
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('name.py')]), 'y = 2\n');
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
+    expect(files.map((f) => f.path)).toEqual(['ok.py']);
+    expect(skipped).toEqual([{ path: 'bad\uFFFD\uFFFDname.py', reason: 'unreadable', detail: 'the file name is not valid UTF-8; rename the file to index it' }]);
+  });
+
   it('applies extra rules such as the data directory', async () => {
     const root = tree({ 'a.ts': 'a', 'data/index.sqlite-wal': 'w', 'data/x.json': '{}' });
     const { files } = await walkProject({ root, maxFileBytes: 1000, extraIgnores: ['/data/'] });

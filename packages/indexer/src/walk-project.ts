@@ -110,7 +110,11 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
       // stat follows a link (already checked to stay inside the root) to the file it names.
       const size = await stat(abs).then((s) => s.size).catch(() => -1);
       if (size < 0) {
-        skipped.push({ path: rel, reason: 'unreadable' });
+        // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD in it
+        // and names no file, so say why instead of a bare "unreadable".
+        skipped.push(entry.name.includes('\uFFFD')
+          ? { path: rel, reason: 'unreadable', detail: 'the file name is not valid UTF-8; rename the file to index it' }
+          : { path: rel, reason: 'unreadable' });
         continue;
       }
       if (size > maxFileBytes) {

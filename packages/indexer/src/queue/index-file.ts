@@ -47,7 +47,7 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   });
   if (info === undefined || !info.isFile() || info.size > maxFileBytes) return gone();
   const read = await readProjectFile(absPath);
-  if (read.kind === 'binary') return gone();
+  if (read.kind === 'binary' || read.kind === 'gone') return gone();
   if (read.kind === 'unreadable') {
     throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${rel} under ${root}: ${read.detail}.`);
   }

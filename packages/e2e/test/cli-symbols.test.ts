@@ -35,4 +35,11 @@ describe('monorag symbols on module-level constants', () => {
     const variable = await runCli(['symbols', 'defaultName', '--json', '--project', repo], env);
     expect(JSON.parse(variable.stdout)).toEqual({ results: [{ path: 'a.go', startLine: 10, endLine: 10, kind: 'variable', name: 'defaultName', enclosing: null }] });
   }, 120_000);
+
+  it('prints a path with a control character quoted with escapes, on one line, as search does', async () => {
+    const repo = makeGitRepo({ 'src/new\nline.py': 'def newline_fn():\n    return 1\n' });
+    expect((await runCli(['index', repo, '-q'], env)).code).toBe(0);
+    const run = await runCli(['symbols', 'newline_fn', '--project', repo], env);
+    expect(run.stdout).toBe('"src/new\\nline.py":1-2  function  newline_fn\n');
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { ErrorCode, MonoragError, type SymbolHit, type SymbolRole } from '@monorag/shared';
+import { ErrorCode, MonoragError, printablePath, type SymbolHit, type SymbolRole } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
 import { openSqliteStore } from '@monorag/store';
 import { existsSync } from 'node:fs';
@@ -43,7 +43,7 @@ export async function runSymbolsCommand(role: SymbolRole, name: string, options:
       const results = hits.map(({ path, startLine, endLine, kind, name: hitName, enclosing }) => ({ path, startLine, endLine, kind, name: hitName, enclosing }));
       process.stdout.write(`${JSON.stringify({ results })}\n`);
     } else {
-      const lines = hits.map((hit) => `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}  ${hit.name}${hit.enclosing ? `  in ${hit.enclosing}` : ''}`);
+      const lines = hits.map((hit) => `${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}  ${hit.kind}  ${hit.name}${hit.enclosing ? `  in ${hit.enclosing}` : ''}`);
       if (lines.length === 0) lines.push(`No ${role === 'definition' ? 'definitions' : 'references'} of ${name}.`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }

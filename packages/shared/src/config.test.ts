@@ -38,6 +38,12 @@ describe('loadConfig', () => {
     expect(config.embedding.url).toBe('http://127.0.0.1:9/');
   });
 
+  it('reads a monorag.json that starts with a UTF-8 byte-order mark', () => {
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), `\uFEFF${JSON.stringify({ search: { defaultLimit: 4 } })}`);
+    expect(loadConfig({ projectRoot: root, env: {} }).search.defaultLimit).toBe(4);
+  });
+
   it('accepts only redis:// and rediss:// URLs for REDIS_URL (an http:// one would be taken for a unix socket)', () => {
     expect(loadConfig({ projectRoot: tempRoot(), env: { REDIS_URL: 'redis://127.0.0.1:6379' } }).queue.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(loadConfig({ projectRoot: tempRoot(), env: { REDIS_URL: 'rediss://user:pw@redis.example:6380/1' } }).queue.redisUrl).toBe('rediss://user:pw@redis.example:6380/1');

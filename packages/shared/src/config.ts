@@ -272,7 +272,8 @@ function readConfigFile(file: string): unknown {
   if (!existsSync(file)) return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    // A UTF-8 byte-order mark (some Windows editors write one) is not JSON; drop it as decodeText does.
+    parsed = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new MonoragError(
       ErrorCode.CONFIG_INVALID,

@@ -233,7 +233,7 @@ describe('monorag index and search handle bad input', () => {
     const run = await runCli(['index', empty], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trimEnd().split('\n').pop()).toBe(
-      '  note: no file was indexed: the project holds no files, or all of them are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore) or by name (lockfiles, bundles, secret-looking files).',
+      '  note: no file was indexed: the project holds no files, or all of them are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore), by the default rules (dependency and build folders such as node_modules/, dist/, target/, coverage/; a `!dist/` line in .monoragignore re-includes one) or by name (lockfiles, bundles, secret-looking files).',
     );
     const full = makeFixtureRepo();
     expect((await runCli(['index', full], env)).stdout).not.toContain('note: no file was indexed');

@@ -163,7 +163,8 @@ function warnUnknownPaths(root: string, paths: readonly string[], indexed: reado
 function emptyIndexHint(skipped: number): string {
   return (
     `  note: no file was indexed: ${skipped > 0 ? 'every file found was skipped (listed above), and the rest' : 'the project holds no files, or all of them'} ` +
-    'are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore) or by name (lockfiles, bundles, secret-looking files).\n'
+    'are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore), by the default rules (dependency and build folders such as node_modules/, dist/, target/, coverage/; a `!dist/` line in .monoragignore re-includes one) ' +
+    'or by name (lockfiles, bundles, secret-looking files).\n'
   );
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Chunk, CodeSymbol } from '@monorag/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundledVocabulary } from './bundled-tokenizer.js';
+import { isDataChunk } from './drop-data-chunks.js';
 import type { Chunker } from './chunker.js';
 import { createChunker } from './create-chunker.js';
 import { estimateTokens } from './estimate-tokens.js';
@@ -60,7 +61,8 @@ describe.skipIf(!present)('the eval corpora (pino 10.4.0, undici 8.13.1 lib/)', 
         const tokens = tokensOf(chunk);
         if (tokens > MAX_TOKENS && chunk.startLine !== chunk.endLine) overLimit.push(`${path}:${chunk.startLine}-${chunk.endLine} (${tokens} tokens)`);
       });
-      const uncovered = lines.findIndex((line, row) => line.trim() !== '' && owner[row] === -1);
+      // A line of inlined base64/hex data (undici's lib/milo WebAssembly modules) is the one kind of line no chunk holds.
+      const uncovered = lines.findIndex((line, row) => line.trim() !== '' && owner[row] === -1 && !isDataChunk(line));
       expect(uncovered, `${path}: line ${uncovered + 1} not covered`).toBe(-1);
       expect(chunker.chunk(path, text).map((chunk) => chunk.id)).toEqual(chunks.map((chunk) => chunk.id));
     }

@@ -13,6 +13,7 @@ import { loadGrammar } from './load-grammar.js';
 import { looksMinified } from './looks-minified.js';
 import { markdownPieces } from './markdown-pieces.js';
 import { normalisePieces } from './normalise-pieces.js';
+import { dropDataChunks } from './drop-data-chunks.js';
 import { parseWithBudget } from './parse-with-budget.js';
 import type { Piece } from './piece.js';
 import { createPlanContext, type PlanContext } from './plan-context.js';
@@ -145,7 +146,8 @@ export async function createChunker({
       // Never throw on content: a file the planner cannot handle is chunked by windows instead, and says so.
       planned = windowsBecause(ctx, 'planner-error');
     }
-    const chunks: Chunk[] = normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece));
+    // The pieces of an inlined base64/hex blob (a WebAssembly module, an image) are no chunks.
+    const chunks: Chunk[] = dropDataChunks(normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece)));
     return { language: spec.id, chunks, fallback: planned.fallback, symbols: planned.symbols ?? [] };
   };
 

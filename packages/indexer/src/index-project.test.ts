@@ -162,6 +162,28 @@ describe('indexProject', () => {
     await store.close();
   });
 
+  it('indexes the code of a file with an inlined WebAssembly module but not the pieces of its base64 line', async () => {
+    const root = repo(0);
+    const base = await openTestIndex(root);
+    const { store } = base;
+    const wasm = 'AGFzbQEAAAABQgtgA39/fwBgAX8Bf2ACf38AYAF/AGABfwF+'.repeat(400);
+    writeFileSync(
+      path.join(root, 'src/simd.js'),
+      // As in undici's lib/milo/simd.js: one long line of data among many short lines of code (so the
+      // file is not a bundle: its lines average well under 500 characters).
+      `const wasmModule = new WebAssembly.Module(\n  Buffer.from(\n    '${wasm}',\n    'base64'));\n\nfunction instantiateParser(imports) {\n  return new WebAssembly.Instance(wasmModule, imports);\n}\n\n` +
+        Array.from({ length: 60 }, (_, i) => `function onEvent${i}(parser) {\n  return parser.callback(${i});\n}\n`).join('\n') +
+        'module.exports = { instantiateParser };\n',
+    );
+    const report = await indexProject(base);
+    expect(report).toMatchObject({ files: 1, skipped: [] });
+    const chunks = await store.chunksOfFile('src/simd.js');
+    expect(chunks.some((c) => c.content.includes('function instantiateParser'))).toBe(true);
+    expect(chunks.filter((c) => c.content.includes('AGFzbQEAAAAB'))).toEqual([]);
+    expect((await store.getFile('src/simd.js'))?.chunkCount).toBe(chunks.length);
+    await store.close();
+  });
+
   it('leaves minified code out and lists it as skipped, removing it if it was indexed before', async () => {
     const root = repo(1);
     const base = await openTestIndex(root);

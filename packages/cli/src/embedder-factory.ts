@@ -11,7 +11,8 @@ import type { ProjectContext } from './project-context.js';
  * on first use and reused across commands and projects. The managed server's `/info` and vocabulary
  * are remembered in `<stateDir>/model.json` (per interpreter), so `info()` and `vocabulary()` do not
  * start it; every (re)start is checked against that card. If the
- * managed server died (e.g. it stopped after its idle period), it is started again once.
+ * managed server died (e.g. it stopped after its idle period), it is started again once; a server that
+ * fails to start is not retried (its error says why).
  */
 export function createProjectEmbedder(context: ProjectContext): Embedder {
   const { config, dataDir, logger } = context;
@@ -71,8 +72,11 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
     return started;
   };
   const withRestart = async <T>(call: (e: Embedder) => Promise<T>): Promise<T> => {
+    // A server that could not be started (no interpreter, a crash at start-up) fails here with its own
+    // message; only one that was up and then stopped answering is started again.
+    const embedder = await connect();
     try {
-      return await call(await connect());
+      return await call(embedder);
     } catch (error) {
       if (!isMonoragError(error, ErrorCode.EMBEDDER_UNAVAILABLE)) throw error;
       logger.warn('embedding server unavailable; starting it again');

@@ -1,6 +1,7 @@
 import { currentCommit, indexLockHolder, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
 import type { IndexControl, IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
+import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
 import type { ProjectContext } from './project-context.js';
 import { countWorkTreePending } from './work-tree-pending.js';
@@ -20,6 +21,29 @@ export interface IndexControlOptions {
   watched: () => Promise<WatchedProject>;
   /** The watched project if it exists yet (never creates one). */
   current: () => WatchedProject | undefined;
+  /** Aborted when the server shuts down: a `sync_index` waiting for its run then fails with `SHUTTING_DOWN`, and new ones are refused. */
+  stopping?: AbortSignal;
+}
+
+/** The error of a `sync_index` cut short by the server's shutdown. */
+function shuttingDown(root: string): MonoragError {
+  return new MonoragError(
+    ErrorCode.SHUTTING_DOWN,
+    'The server is shutting down, so the index update was stopped before it finished (the files indexed so far are kept). ' +
+      `Call sync_index again once the server is back, or run \`monorag index ${root}\`.`,
+  );
+}
+
+/** `promise`, or a rejection with {@link shuttingDown} as soon as `stopping` is aborted, whichever comes first. */
+function untilStopped<T>(promise: Promise<T>, stopping: AbortSignal | undefined, root: string): Promise<T> {
+  if (!stopping) return promise;
+  return Promise.race([
+    promise,
+    new Promise<never>((_resolve, reject) => {
+      if (stopping.aborted) return reject(shuttingDown(root));
+      stopping.addEventListener('abort', () => reject(shuttingDown(root)), { once: true });
+    }),
+  ]);
 }
 
 function summary(report: IndexReport): IndexRunSummary {
@@ -28,7 +52,7 @@ function summary(report: IndexReport): IndexRunSummary {
 }
 
 /** Creates the {@link ServeIndexControl} of a served project. */
-export function createIndexControl({ context, store, watched, current }: IndexControlOptions): ServeIndexControl {
+export function createIndexControl({ context, store, watched, current, stopping }: IndexControlOptions): ServeIndexControl {
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
     // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked and edited files.
@@ -54,12 +78,13 @@ export function createIndexControl({ context, store, watched, current }: IndexCo
       };
     },
     async sync({ paths, wait }) {
+      if (stopping?.aborted) throw shuttingDown(context.root);
       const w = await watched();
       if (!wait) {
         w.scheduler.enqueue(paths);
         return null;
       }
-      return summary(await w.scheduler.sync(paths));
+      return summary(await untilStopped(w.scheduler.sync(paths), stopping, context.root));
     },
     async unknownPaths(paths) {
       // The same check as `monorag index --paths`.

@@ -65,7 +65,7 @@ export function createProgram(): Command {
     .description('Serve a project index over MCP on stdio (for Claude Code, Cursor, VS Code).')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
-    .option('--no-watch', 'do not watch the tree (by default serve builds a missing index and keeps it fresh)')
+    .option('--no-watch', 'serve the index as it is: no file watcher, and a missing index is an error, not built (by default serve builds a missing index and keeps it fresh; sync_index updates it either way)')
     .action(async (path: string, opts) => {
       await runServeCommand(path, opts);
     });
@@ -78,7 +78,7 @@ export function createProgram(): Command {
     .option('--port <n>', 'TCP port (default 7700; env MONORAG_GATEWAY_PORT)', parsePort)
     .option('--host <address>', 'address to bind (default 127.0.0.1; env MONORAG_GATEWAY_HOST); another one needs a token (MONORAG_GATEWAY_TOKEN) or --insecure')
     .option('--insecure', 'allow a non-loopback --host without a token (anyone who reaches the port can read the project)')
-    .option('--no-watch', 'do not watch the tree (by default a SQLite index is built when missing and kept fresh)')
+    .option('--no-watch', 'serve the index as it is: no file watcher, and a missing index is an error, not built (by default a SQLite index is built when missing and kept fresh; sync_index updates it either way)')
     .action(async (path: string, opts) => {
       await runGatewayCommand(path, opts);
     });

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { resolveLanguageId } from '@monorag/chunker';
 import type { IndexControl, McpServerOptions } from '@monorag/mcp';
-import { ErrorCode, MonoragError } from '@monorag/shared';
+import { ErrorCode, errorMessage, MonoragError } from '@monorag/shared';
 import { unknownPaths } from '@monorag/indexer';
 import { createIndexControl } from './index-control.js';
 import { openRetriever, type OpenIndex } from './open-retriever.js';
@@ -17,19 +16,33 @@ export interface ServedProject {
   mcp: McpServerOptions;
   /** The store the retriever reads (for status and health). */
   index: OpenIndex;
-  /** Stops the watcher and closes the stores. */
+  /**
+   * Shutdown, first step: `sync_index` calls waiting for a run fail at once with `SHUTTING_DOWN`, and new
+   * ones are refused, so their answers can be sent before the sessions close.
+   */
+  interrupt(): void;
+  /**
+   * Stops the watcher and closes the stores, waiting for an index run in progress; after
+   * {@link interrupt}, a run in progress is stopped instead: its lock is released (as `monorag index`
+   * does on Ctrl-C: every file is written in its own transaction, so what was written stays) and the
+   * run ends with the process, which must exit next.
+   */
   close(): Promise<void>;
 }
 
 /** Options of {@link openServedProject}. */
 export interface ServedProjectOptions {
-  /** Watch the tree and keep a SQLite index fresh (a missing one is built first either way). */
+  /**
+   * Watch the tree and keep a SQLite index fresh, building a missing one first. Without, the index is
+   * served as it is: a missing one is refused (`INDEX_NOT_FOUND`, naming `monorag index`), and only
+   * `sync_index` updates it.
+   */
   watch: boolean;
 }
 
 /**
- * Opens a project for serving. With the SQLite store (the embedded default) it builds a missing index,
- * watches the tree when `watch` is set, and `sync_index` updates it. With `store.kind` `qdrant` (the team
+ * Opens a project for serving. With the SQLite store (the embedded default) and `watch` set, it builds a
+ * missing index and watches the tree; either way `sync_index` updates it. With `store.kind` `qdrant` (the team
  * stack) it reads the project's Qdrant collection, which `monorag worker`s write: nothing is watched here
  * and `sync_index` answers with how to enqueue the changes (`monorag jobs enqueue`).
  * @throws MonoragError as `openRetriever` and `openProjectIndexer` do (`INDEX_NOT_FOUND` for a Qdrant
@@ -38,7 +51,9 @@ export interface ServedProjectOptions {
 export async function openServedProject(context: ProjectContext, { watch }: ServedProjectOptions): Promise<ServedProject> {
   if (context.config.store.kind === 'qdrant') {
     const index = await openRetriever(context);
-    return { mcp: projectMcpOptions(context, index, queueIndexControl(context, index)), index, close: () => index.close() };
+    return { mcp: projectMcpOptions(context, index, queueIndexControl(context, index)), index, interrupt: () => {
+      // Nothing indexes here (workers do), so no run waits.
+    }, close: () => index.close() };
   }
   let indexer: ProjectIndexer | undefined;
   let watched: WatchedProject | undefined;
@@ -51,18 +66,25 @@ export async function openServedProject(context: ProjectContext, { watch }: Serv
     })();
     return starting;
   };
-  if (watch || !existsSync(context.storeFile)) {
-    // The indexer creates the store, so a missing index is built by the first (full) run.
-    await startWatched(watch);
-  }
+  // The indexer creates the store, so a missing index is built by the first (full) run. Without
+  // watching, openRetriever refuses a missing index (INDEX_NOT_FOUND) rather than building one.
+  if (watch) await startWatched(true);
   const opened = indexer;
   const index = await openRetriever(context, opened ? { store: opened.store, follow: () => opened.follow() } : undefined);
-  const control = createIndexControl({ context, store: index.store, watched: () => startWatched(false), current: () => watched });
+  const stopping = new AbortController();
+  const control = createIndexControl({ context, store: index.store, watched: () => startWatched(false), current: () => watched, stopping: stopping.signal });
   const mcp = { ...projectMcpOptions(context, index, control), readFreshness: control.readFreshness };
   return {
     mcp,
     index,
+    interrupt: () => stopping.abort(),
     close: async () => {
+      if (stopping.signal.aborted && watched?.scheduler.status().running) {
+        context.logger.info({ root: context.root }, 'index run stopped by the shutdown; the files indexed so far are kept');
+        indexer?.abandon();
+        watched.close().catch((error: unknown) => context.logger.warn({ err: errorMessage(error) }, 'stopping the watcher failed'));
+        return;
+      }
       await watched?.close();
       await index.close();
       if (indexer && indexer.store !== index.store) await indexer.close();

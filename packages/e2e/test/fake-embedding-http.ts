@@ -10,12 +10,18 @@ export interface FakeEmbeddingHttp {
   stop(): Promise<void>;
 }
 
+/** Options of {@link startFakeEmbeddingHttp}. */
+export interface FakeEmbeddingHttpOptions {
+  /** Wait this long before answering each `POST /embed`, in ms (a slow model, so that an index run lasts). Default 0. */
+  delayMs?: number;
+}
+
 /**
  * Serves the embedding server's API (`GET /info`, `GET /health`, `POST /embed`) with the deterministic
  * fake embedder (hashed bag of words, 384 dims), so worker processes can share one embedder over HTTP
  * in tests that are not about meaning (the real model runs ~20 chunks/s on 2 cores).
  */
-export async function startFakeEmbeddingHttp(model = 'fake-hash-embedder'): Promise<FakeEmbeddingHttp> {
+export async function startFakeEmbeddingHttp(model = 'fake-hash-embedder', { delayMs = 0 }: FakeEmbeddingHttpOptions = {}): Promise<FakeEmbeddingHttp> {
   const embedder = createFakeEmbedder({ dim: 384, model });
   let count = 0;
   const server = createServer((req, res) => {
@@ -31,7 +37,8 @@ export async function startFakeEmbeddingHttp(model = 'fake-hash-embedder'): Prom
     req.on('end', () => {
       const { texts } = JSON.parse(Buffer.concat(parts).toString('utf8')) as { texts: string[] };
       count += texts.length;
-      embedder.embed(texts).then(
+      const delayed = new Promise<void>((resolve) => setTimeout(resolve, delayMs));
+      delayed.then(() => embedder.embed(texts)).then(
         (vectors) => send(200, { embeddings: vectors.map((v) => Array.from(v)), model, dim: 384 }),
         (error: Error) => send(422, { detail: error.message }),
       );

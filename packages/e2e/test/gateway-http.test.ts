@@ -1,11 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { REPO_ROOT, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { FIXTURE_FILES } from './fixture-repo.js';
+import { writeGeneratedCorpus } from './generated-corpus.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { makeGitRepo } from './git-repo.js';
 
@@ -36,6 +38,23 @@ function request(route: string, { method = 'GET', body, token = TOKEN }: { metho
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return fetch(`${gateway.url}${route}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+/** A GET with a raw `Host` header (fetch cannot set one; node:http fills in an empty one), resolving with the status and the parsed JSON body (undefined when empty). */
+function getWithHost(route: string, host: string): Promise<{ status: number; body: unknown }> {
+  const url = new URL(gateway.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(`GET ${route} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`);
+    });
+    let raw = '';
+    socket.on('data', (d) => (raw += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body: body === '' ? undefined : JSON.parse(body) });
+    });
+  });
 }
 
 /** The value of one sample line of the Prometheus text, e.g. `name{labels} 3` -> 3 (0 when absent). */
@@ -140,6 +159,39 @@ describe('monorag gateway: REST', () => {
     }
   });
 
+  it('names the field of an unknown language and of a query over search.maxQueryChars', async () => {
+    const language = await request('/v1/search', { method: 'POST', body: { query: 'x', language: 'klingon' } });
+    expect(language.status).toBe(400);
+    expect(((await language.json()) as { error: unknown }).error).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'language', message: expect.stringMatching(/^language: unknown language "klingon"/) });
+    const long = await request('/v1/search', { method: 'POST', body: { query: 'a'.repeat(2001) } });
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { error: unknown }).error).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'query', message: expect.stringMatching(/^Field "query": is over 2000 characters/) });
+  });
+
+  it('says a JSON body that is not an object must be one, and answers a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
+    const nullBody = await request('/v1/search', { method: 'POST', body: 'null' });
+    expect(nullBody.status).toBe(400);
+    expect(((await nullBody.json()) as { error: unknown }).error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^The request body must be a JSON object, not null;/) });
+    const huge = await request('/v1/search', { method: 'POST', body: JSON.stringify({ query: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { error: unknown }).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining("over the gateway's limit of 1 MB") });
+  });
+
+  it('refuses a foreign or empty Host with the gateway\'s error shape (a JSON-RPC error on /mcp)', async () => {
+    for (const route of ['/health', '/v1/status']) {
+      const foreign = await getWithHost(route, 'evil.example:7700');
+      expect(foreign.status, route).toBe(403);
+      expect(foreign.body, route).toEqual({ error: { code: 'HOST_NOT_ALLOWED', message: expect.stringMatching(/^Host "evil\.example:7700" is not a loopback name/) } });
+    }
+    const mcp = await getWithHost('/mcp', 'evil.example');
+    expect(mcp.status).toBe(403);
+    expect(mcp.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/^HOST_NOT_ALLOWED: Host "evil\.example"/) }, id: null });
+    const empty = await getWithHost('/health', '');
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^The request has no Host header/) } });
+    expect((await getWithHost('/health', `localhost:${new URL(gateway.url).port}`)).status).toBe(200);
+  });
+
   it('answers 404 JSON for an unknown route', async () => {
     const response = await request('/v1/nothing');
     expect(response.status).toBe(404);
@@ -202,6 +254,82 @@ describe('monorag gateway: rate limit, bind safety, shutdown', () => {
       expect(await limited.stop()).toBe(0);
     }
   });
+
+  it('never rate-limits closing an MCP session or /metrics, so closed sessions free their places', async () => {
+    // No token: every local client shares one per-IP budget.
+    const limited = await startGatewayProcess(repo, { EMBEDDING_URL: embedder.url, MONORAG_GATEWAY_RATE_LIMIT: '6', MONORAG_GATEWAY_MAX_SESSIONS: '1' });
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`));
+      const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+      await client.connect(transport);
+      let status = 0;
+      for (let i = 0; i < 10 && status !== 429; i++) status = (await fetch(`${limited.url}/v1/status`)).status;
+      expect(status).toBe(429);
+      for (let i = 0; i < 3; i++) expect((await fetch(`${limited.url}/metrics`)).status).toBe(200);
+      await transport.terminateSession();
+      await client.close();
+      expect(sample(await (await fetch(`${limited.url}/metrics`)).text(), 'monorag_mcp_sessions')).toBe(0);
+    } finally {
+      expect(await limited.stop()).toBe(0);
+    }
+  });
+
+  it('gateway and serve --no-watch serve the index as it is: a project without one is refused, nothing is built', async () => {
+    const fresh = makeGitRepo(FIXTURE_FILES);
+    const serve = await runCli(['serve', fresh, '--no-watch'], { EMBEDDING_URL: embedder.url });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toMatch(/^monorag: No index for .* Run `monorag index .*` first\.\n$/s);
+    const outcome = await startGatewayProcess(fresh, { EMBEDDING_URL: embedder.url }).then(
+      async (started) => `listening (exit ${await started.stop()})`,
+      (error: Error) => error.message,
+    );
+    expect(outcome).toMatch(/^gateway exited with 1 before listening:\nmonorag: No index for .* Run `monorag index .*` first\.\n$/s);
+    expect(existsSync(path.join(fresh, '.monorag', 'index.sqlite'))).toBe(false);
+  });
+
+  it('README, Dockerfile.gateway and docker-compose start the gateway with node, not pnpm (pnpm does not pass SIGTERM on)', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## HTTP gateway'), readme.indexOf('## Configuration'));
+    const launches = section.split('\n').filter((line) => /\bgateway ~|\bgateway \//.test(line) && !line.startsWith('|'));
+    expect(launches.length).toBeGreaterThan(0);
+    for (const line of launches) expect(line).toMatch(/^(node packages\/cli\/dist\/bin\.js|monorag) gateway /);
+    expect(readFileSync(path.join(REPO_ROOT, 'Dockerfile.gateway'), 'utf8')).toContain('ENTRYPOINT ["node", "/app/packages/cli/dist/bin.js"]');
+    const compose = readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+    expect(compose).not.toMatch(/(command|entrypoint):.*pnpm/);
+  });
+
+  it('on SIGTERM during sync_index {wait: true}: says so, answers the call with SHUTTING_DOWN, stops the run and exits within seconds', async () => {
+    const busy = makeGitRepo(FIXTURE_FILES);
+    expect((await runCli(['index', busy, '--quiet'], { EMBEDDING_URL: embedder.url })).code).toBe(0);
+    writeGeneratedCorpus(busy, 300);
+    // A slow model: the run takes far longer than the test waits.
+    const slow = await startFakeEmbeddingHttp('fake-hash-embedder', { delayMs: 1000 });
+    const running = await startGatewayProcess(busy, { EMBEDDING_URL: slow.url });
+    const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)));
+      const call = client.callTool({ name: 'sync_index', arguments: { wait: true } });
+      const settled = call.then((r) => r, (error: Error) => error);
+      for (let i = 0; i < 100 && slow.texts() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(slow.texts()).toBeGreaterThan(0);
+      const signalled = Date.now();
+      const code = await running.stop();
+      const stoppedMs = Date.now() - signalled;
+      expect(code).toBe(0);
+      expect(stoppedMs).toBeLessThan(5000);
+      const result = (await settled) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toMatch(/^SHUTTING_DOWN: The server is shutting down, so the index update was stopped before it finished \(the files indexed so far are kept\)/);
+      expect(running.stderr()).toContain('monorag: gateway shutting down (SIGTERM): stopping any index run');
+      // The lock is free: the next run finishes what was left.
+      const rerun = await runCli(['index', busy, '--json'], { EMBEDDING_URL: embedder.url });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect((JSON.parse(rerun.stdout) as { files: number }).files).toBe(305);
+    } finally {
+      await client.close();
+      await slow.stop();
+    }
+  }, 60_000);
 
   it('refuses a non-loopback --host without a token (exit 2), before opening anything', async () => {
     const run = await runCli(['gateway', repo, '--host', '0.0.0.0', '--port', '1'], { EMBEDDING_URL: embedder.url });

@@ -1,5 +1,4 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
-import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import express, { type ErrorRequestHandler, type Express, type Request } from 'express';
 import { createMcpServer, type McpServerOptions } from '@monorag/mcp';
 import { errorMessage, type Logger } from '@monorag/shared';
 import { identifyClient, requireToken } from './bearer-auth.js';
@@ -7,7 +6,9 @@ import { isLoopbackHost } from './bind-safety.js';
 import { createFileHandler } from './file-route.js';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.js';
 import { createHealthHandler, type HealthProbes } from './health-route.js';
+import { hostValidation } from './host-validation.js';
 import { sendError, sendThrown } from './http-error.js';
+import { jsonBody, jsonBodyErrors } from './json-body.js';
 import { createMcpSessions, type McpSessions } from './mcp-sessions.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { requestLog } from './request-log.js';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   sessions?: { max: number; idleMs: number };
   /** The address the server binds: on a loopback one, requests must name a loopback Host (DNS rebinding protection). */
   host?: string;
+  /** Longest `query` of `POST /v1/search`, in characters (`search.maxQueryChars`); longer is 400 naming `query`. */
+  maxQueryChars?: number;
   logger: Logger;
 }
 
@@ -40,8 +43,18 @@ export interface GatewayApp {
   sessions: McpSessions;
 }
 
-/** Paths that need no token and are never rate limited: liveness is polled by orchestrators. */
+/** Paths that need no token: liveness is polled by orchestrators. */
 const OPEN_PATHS: readonly string[] = ['/health'];
+
+/**
+ * Requests the rate limit neither counts nor refuses: `/health` and `/metrics` (polled by orchestrators
+ * and Prometheus, cheap, and a scrape must not spend the budget of clients sharing its address or
+ * token; `/metrics` still needs a token when tokens are configured), and `DELETE /mcp`, which closes
+ * a session: refusing it would leave sessions open up to `maxSessions` and lock new clients out.
+ */
+function isRateExempt(req: Request): boolean {
+  return req.path === '/health' || req.path === '/metrics' || (req.method === 'DELETE' && req.path === '/mcp');
+}
 
 /** What the gateway serves, for the 404's message. */
 const ROUTES = 'POST /v1/search, GET /v1/status, GET /v1/file, POST|GET|DELETE /mcp (MCP Streamable HTTP), GET /health, GET /metrics';
@@ -49,12 +62,14 @@ const ROUTES = 'POST /v1/search, GET /v1/status, GET /v1/file, POST|GET|DELETE /
 /**
  * Builds the HTTP gateway: MCP over Streamable HTTP at `/mcp` (the tools of `monorag serve`), REST at
  * `/v1` (`POST /v1/search`, `GET /v1/status`, `GET /v1/file`), `/health` and `/metrics` (Prometheus text).
- * Every request is counted and timed; then, in order: Host validation on a loopback bind, the rate
- * limit per token or IP, the bearer token check (all but `/health`), JSON bodies up to 1 MB. Errors are
- * JSON `{"error": {code, message, field?}}` (see `HttpErrorCode`); an unknown route is 404 `ROUTE_NOT_FOUND`.
+ * Every request is counted and timed; then, in order: Host validation (present; a loopback name on a
+ * loopback bind), the rate limit per token or IP (not `/health`, `/metrics`, `DELETE /mcp`), the bearer
+ * token check (all but `/health`), JSON bodies up to 1 MB. Errors are JSON `{"error": {code, message,
+ * field?}}` (see `HttpErrorCode`); an unknown route is 404 `ROUTE_NOT_FOUND`. On `/mcp` the refusals of
+ * the MCP layer (Host, session id, session cap) are JSON-RPC errors, as MCP clients expect.
  */
 export function createGatewayApp({
-  project, readStatus, probes, tokens = [], rateLimit = { max: 300, windowMs: 60_000 }, sessions: sessionLimits = { max: 64, idleMs: 1_800_000 }, host = '127.0.0.1', logger,
+  project, readStatus, probes, tokens = [], rateLimit = { max: 300, windowMs: 60_000 }, sessions: sessionLimits = { max: 64, idleMs: 1_800_000 }, host = '127.0.0.1', maxQueryChars = 2000, logger,
 }: GatewayOptions): GatewayApp {
   const metrics = createGatewayMetrics();
   // One timed retriever for REST and every MCP session alike.
@@ -69,12 +84,12 @@ export function createGatewayApp({
   const app = express();
   app.disable('x-powered-by');
   app.use(metrics.middleware, requestLog(logger));
-  if (isLoopbackHost(host)) app.use(localhostHostValidation());
-  app.use(identifyClient(tokens), createRateLimiter({ ...rateLimit, open: OPEN_PATHS }), requireToken(tokens, OPEN_PATHS));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(hostValidation({ loopbackOnly: isLoopbackHost(host) }));
+  app.use(identifyClient(tokens), createRateLimiter({ ...rateLimit, exempt: isRateExempt }), requireToken(tokens, OPEN_PATHS));
+  app.use(jsonBody());
 
   app.all('/mcp', (req, res) => sessions.handle(req, res, req.body));
-  app.post('/v1/search', createSearchHandler(served));
+  app.post('/v1/search', createSearchHandler(served, { maxQueryChars }));
   app.get('/v1/status', createStatusHandler(readStatus));
   app.get('/v1/file', createFileHandler(served));
   app.get('/health', createHealthHandler(probes, Date.now()));
@@ -83,13 +98,11 @@ export function createGatewayApp({
   });
   app.use((req, res) => sendError(res, 404, 'ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. The gateway serves ${ROUTES}.`));
 
-  const onError: ErrorRequestHandler = (error: { type?: string; status?: number }, req, res, _next) => {
-    if (error.type === 'entity.parse.failed') return sendError(res, 400, 'INVALID_ARGUMENT', `The request body is not valid JSON (${errorMessage(error)}); send a JSON object with Content-Type: application/json.`);
-    if (error.type === 'entity.too.large') return sendError(res, 413, 'INVALID_ARGUMENT', 'The request body is over 1 MB; send a smaller one.');
+  const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     logger.error({ method: req.method, path: req.path, err: errorMessage(error) }, 'unexpected error in a gateway route');
     if (res.headersSent) return res.end();
     sendThrown(res, error);
   };
-  app.use(onError);
+  app.use(jsonBodyErrors(), onError);
   return { app, metrics, sessions };
 }

@@ -16,6 +16,10 @@ export type HttpErrorCode =
   | 'ROUTE_NOT_FOUND'
   /** The cap on open MCP sessions is reached (503). */
   | 'TOO_MANY_SESSIONS'
+  /** On a loopback bind, the `Host` header names something else than a loopback address (403; DNS rebinding protection). */
+  | 'HOST_NOT_ALLOWED'
+  /** The request body is over the 1 MB limit (413). */
+  | 'PAYLOAD_TOO_LARGE'
   /** A failure that is not a MonoragError: a defect (500). */
   | 'INTERNAL';
 
@@ -37,6 +41,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   STORE_FAILED: 503,
   FILE_UNREADABLE: 422,
   QUEUE_UNAVAILABLE: 503,
+  SHUTTING_DOWN: 503,
 };
 
 /** Writes `{"error": {code, message, field?}}` with `status`. */
@@ -48,10 +53,11 @@ export function sendError(res: Response, status: number, code: HttpErrorCode, me
 /**
  * Answers a thrown error: a MonoragError with its code's status (400 for a bad argument, 403 for a path
  * outside the project or a refused file, 503 when the index, store or embedder is unavailable, ...) and
- * its message; anything else as 500 `INTERNAL` with a one-line message (no stack trace).
+ * its message, naming `field` when given (the request field that was being resolved); anything else as
+ * 500 `INTERNAL` with a one-line message (no stack trace).
  */
-export function sendThrown(res: Response, error: unknown): void {
-  if (isMonoragError(error)) sendError(res, STATUS_OF[error.code], error.code, error.message);
+export function sendThrown(res: Response, error: unknown, field?: string): void {
+  if (isMonoragError(error)) sendError(res, STATUS_OF[error.code], error.code, error.message, field);
   else sendError(res, 500, 'INTERNAL', `Internal error: ${errorMessage(error)}`);
 }
 

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { TOKEN_INDEX } from './bearer-auth.js';
 import { sendError } from './http-error.js';
@@ -9,23 +9,23 @@ export interface RateLimiterOptions {
   max: number;
   /** Window length, in ms. */
   windowMs: number;
-  /** Paths never limited (e.g. `/health`, polled by orchestrators). */
-  open: readonly string[];
+  /** Requests never limited nor counted (e.g. `/health`, polled by orchestrators; closing an MCP session). */
+  exempt: (req: Request) => boolean;
 }
 
 /**
  * Per-client fixed-window rate limit (express-rate-limit, in-memory store: one gateway process). A client
  * is its valid bearer token (set by `identifyClient`), else its IP address (an IPv6 /56 counts as one),
  * so requests with wrong tokens are limited per address. Past `max` it answers 429 `RATE_LIMITED` with
- * `Retry-After` and the draft-8 `RateLimit` headers.
+ * `Retry-After` and the draft-8 `RateLimit` headers. Requests `exempt` says so are neither limited nor counted.
  */
-export function createRateLimiter({ max, windowMs, open }: RateLimiterOptions): RequestHandler {
+export function createRateLimiter({ max, windowMs, exempt }: RateLimiterOptions): RequestHandler {
   return rateLimit({
     windowMs,
     limit: max,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    skip: (req) => open.includes(req.path),
+    skip: exempt,
     keyGenerator: (req, res) => {
       const token = res.locals[TOKEN_INDEX] as number | undefined;
       return token === undefined ? `ip:${ipKeyGenerator(req.ip ?? 'unknown')}` : `token:${token}`;

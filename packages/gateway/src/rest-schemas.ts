@@ -3,15 +3,15 @@ import { z } from 'zod';
 /**
  * Body of `POST /v1/search`: the arguments of the MCP tool `search_code`, plus `mode`. Unknown fields
  * are refused (a typo such as `limt` would otherwise be ignored in silence).
- * - `query`: the question or identifiers (1+ characters; the retriever refuses more than `search.maxQueryChars`).
+ * - `query`: the question or identifiers, 1..`maxQueryChars` characters (`search.maxQueryChars`).
  * - `limit`: results, 1..`maxLimit` (default `search.defaultLimit`).
  * - `mode`: `hybrid` (default), `lexical` (BM25 only, no model) or `dense`.
  * - `path`: repo-relative path prefix, or an absolute path inside the project.
  * - `language`: a language id or alias (`typescript` / `ts`, `python` / `py`, `markdown` / `md`, ...).
  */
-export function searchBodySchema(maxLimit: number) {
+export function searchBodySchema(maxLimit: number, maxQueryChars: number) {
   return z.strictObject({
-    query: z.string().min(1, 'must not be empty'),
+    query: z.string().min(1, 'must not be empty').max(maxQueryChars, `is over ${maxQueryChars} characters; shorten it to the essential words or identifiers`),
     limit: z.number().int().min(1).max(maxLimit).optional(),
     mode: z.enum(['hybrid', 'lexical', 'dense']).optional(),
     path: z.string().min(1).optional(),

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { createGatewayApp, type GatewayOptions } from './create-gateway-app.js';
+import { trackInFlightRequests } from './in-flight-requests.js';
 
 /** Options of {@link startGateway}. */
 export interface StartGatewayOptions extends GatewayOptions {
@@ -18,9 +19,11 @@ export interface RunningGateway {
   url: string;
   port: number;
   /**
-   * Graceful stop: stops accepting connections, closes every MCP session (ending their streams), lets
-   * requests in flight finish for up to `closeGraceMs`, then cuts what is left. The parts the gateway
-   * was given (store, embedder) are the caller's to close.
+   * Graceful stop: stops accepting connections, lets requests in flight finish for up to `closeGraceMs`
+   * (a tool call's answer is sent before its session closes; a caller that wants them to end sooner
+   * makes them fail first, as `monorag gateway` does with a waiting `sync_index`), closes every MCP
+   * session (ending their streams), then cuts what is left. The parts the gateway was given (store,
+   * embedder) are the caller's to close.
    */
   close(): Promise<void>;
 }
@@ -31,7 +34,9 @@ export interface RunningGateway {
  */
 export async function startGateway({ port, closeGraceMs = 5000, ...options }: StartGatewayOptions): Promise<RunningGateway> {
   const { app, sessions } = createGatewayApp(options);
-  const server: Server = createServer(app);
+  // A request without a Host header gets the gateway's JSON 400 (hostValidation), not Node's empty one.
+  const server: Server = createServer({ requireHostHeader: false }, app);
+  const inFlight = trackInFlightRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const what = error.code === 'EADDRINUSE' ? `--port ${port}: the port is in use` : `--host ${options.host}: cannot listen there`;
@@ -47,10 +52,13 @@ export async function startGateway({ port, closeGraceMs = 5000, ...options }: St
     port: bound,
     close: () =>
       (closing ??= (async () => {
+        const started = Date.now();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await inFlight.drained(closeGraceMs);
         await sessions.closeAll();
         server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+        const timer = setTimeout(() => server.closeAllConnections(), Math.max(0, closeGraceMs - (Date.now() - started)));
         await closed;
         clearTimeout(timer);
       })()),

@@ -27,6 +27,8 @@ export const ErrorCode = {
   FILE_UNREADABLE: 'FILE_UNREADABLE',
   /** The Redis server of the BullMQ queue (REDIS_URL) could not be reached in time. */
   QUEUE_UNAVAILABLE: 'QUEUE_UNAVAILABLE',
+  /** The server is shutting down (SIGTERM/SIGINT): the request was cut short and not completed. */
+  SHUTTING_DOWN: 'SHUTTING_DOWN',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

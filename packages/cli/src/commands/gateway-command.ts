@@ -13,7 +13,7 @@ export interface GatewayCommandOptions {
   host?: string;
   /** Serve a non-loopback address without tokens. */
   insecure?: boolean;
-  /** Watch the tree and keep a SQLite index fresh (default true; `--no-watch` turns it off). */
+  /** Watch the tree and keep a SQLite index fresh, building a missing one (default true; `--no-watch` serves the index as it is and refuses a missing one). */
   watch?: boolean;
   /** Resolves when the gateway should stop; default the first SIGTERM or SIGINT. */
   stopSignal?: Promise<string>;
@@ -35,9 +35,11 @@ function firstSignal(): Promise<string> {
 /**
  * `monorag gateway [path]`: the HTTP gateway for the project's index: MCP over Streamable HTTP at /mcp
  * (the tools of `monorag serve`), REST at /v1, /health and /metrics. Prints one line with its URL on
- * stderr (logs go to stderr too). Runs until SIGTERM or SIGINT, then closes the MCP sessions, the HTTP
- * server, the watcher and the store. The managed embedding server is shared by every project of the
- * user and stops by itself when idle, so it is left running.
+ * stderr (logs go to stderr too). Runs until SIGTERM or SIGINT, then says so on stderr, answers
+ * `sync_index` calls waiting for a run with a `SHUTTING_DOWN` error, stops an index run in progress
+ * (what it wrote stays, as with Ctrl-C in `monorag index`), lets other requests finish (5 s at most),
+ * closes the MCP sessions, the HTTP server, the watcher and the store. The managed embedding server is
+ * shared by every project of the user and stops by itself when idle, so it is left running.
  * @throws MonoragError `INVALID_ARGUMENT` (exit 2) for a non-loopback `--host` without a token and without
  *   `--insecure`, or a port in use; the errors of opening the index.
  */
@@ -62,6 +64,7 @@ export async function runGatewayCommand(project: string | undefined, options: Ga
       sessions: { max: settings.maxSessions, idleMs: settings.sessionIdleSeconds * 1000 },
       host: settings.host,
       port: settings.port,
+      maxQueryChars: context.config.search.maxQueryChars,
       logger: context.logger,
     });
     if (warning) context.logger.warn(warning);
@@ -70,7 +73,9 @@ export async function runGatewayCommand(project: string | undefined, options: Ga
       `monorag: gateway for ${context.root} at ${running.url} (MCP ${running.url}/mcp, REST ${running.url}/v1; ${settings.tokens.length > 0 ? 'bearer token required' : 'no token'})\n`,
     );
     const signal = await (options.stopSignal ?? firstSignal());
-    context.logger.info({ signal }, 'gateway stopping');
+    context.logger.info({ signal }, 'gateway shutting down');
+    process.stderr.write(`monorag: gateway shutting down (${signal}): stopping any index run (what it wrote is kept), answering pending requests, closing the MCP sessions\n`);
+    served.interrupt();
     await running.close();
   } finally {
     await served.close();

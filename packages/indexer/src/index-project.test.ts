@@ -1,12 +1,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createChunker } from '@monorag/chunker';
 import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { openSqliteStore } from '@monorag/store';
 import { describe, expect, it } from 'vitest';
 import { indexProject } from './index-project.js';
+import { openTestIndex } from './test-index.js';
 
 function repo(fileCount: number): string {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-idx-')));
@@ -29,16 +28,6 @@ function flakyEmbedder(failFrom: number): Embedder {
       return fake.embed(texts);
     },
   };
-}
-
-/** A SQLite index for `root` (in `<root>/.monorag`) and the options every run here shares; a fake embedder. */
-async function openTestIndex(root: string) {
-  const chunker = await createChunker();
-  const info = await createFakeEmbedder().info();
-  const file = path.join(root, '.monorag', 'index.sqlite');
-  mkdirSync(path.dirname(file));
-  const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
-  return { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
 }
 
 describe('indexProject', () => {

@@ -2,11 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createChunker } from '@monorag/chunker';
-import { createFakeEmbedder } from '@monorag/embedder-client';
-import { openSqliteStore } from '@monorag/store';
 import { describe, expect, it } from 'vitest';
 import { indexProject } from './index-project.js';
+import { openTestIndex } from './test-index.js';
 
 /** Fake tokens, built at run time so this file holds no literal a scanner flags. */
 const body = (n: number): string => Array.from({ length: n }, (_, i) => 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'[(i * 7 + 3) % 57]).join('');
@@ -25,12 +23,7 @@ async function secretRepo() {
   git('init', '-q');
   git('add', '.');
   git('commit', '-q', '-m', 'init');
-  const chunker = await createChunker();
-  const info = await createFakeEmbedder().info();
-  const file = path.join(root, '.monorag', 'index.sqlite');
-  mkdirSync(path.dirname(file));
-  const store = await openSqliteStore({ file, identity: { model: info.model, dim: info.dim, chunkerVersion: chunker.version } });
-  return { root, store, chunker, embedder: createFakeEmbedder(), maxFileBytes: 1 << 20, extraIgnores: ['/.monorag/'] };
+  return openTestIndex(root);
 }
 
 describe('indexProject and secrets', () => {

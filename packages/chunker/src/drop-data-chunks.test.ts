@@ -10,6 +10,8 @@ describe('isDataChunk', () => {
   it('leaves code, prose, identifier lists and short data alone', () => {
     const code = Array.from({ length: 20 }, (_, i) => `export const handler${i} = (req) => reply(req, ${i});`).join('\n');
     const names = Array.from({ length: 60 }, (_, i) => `kSymbolName${i}`).join(', ');
-    expect([isDataChunk(code), isDataChunk('word '.repeat(100)), isDataChunk(names), isDataChunk('QUJD'.repeat(40))]).toEqual([false, false, false, false]);
+    // Lines of a long identifier: all letters, but no run reaches 200 characters.
+    const identifiers = Array.from({ length: 100 }, () => 'supercalifragilisticexpialidocious_x').join('\n');
+    expect([isDataChunk(code), isDataChunk('word '.repeat(100)), isDataChunk(names), isDataChunk('QUJD'.repeat(40)), isDataChunk(identifiers)]).toEqual([false, false, false, false, false]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Chunk } from '@monorag/shared';
 
-/** Shortest chunk content, in characters, that can count as a piece of embedded binary data. */
-export const DATA_CHUNK_MIN_CHARS = 200;
+/** Shortest unbroken run of data characters, in characters, for a chunk to count as a piece of embedded binary data. */
+export const DATA_RUN_MIN_CHARS = 200;
 
 /**
  * Least share of a chunk's characters (line breaks aside; spaces count against it) from the base64 /
@@ -16,22 +16,27 @@ function isDataChar(code: number): boolean {
 }
 
 /**
- * Whether a chunk's content is a piece of embedded binary data: at least
- * {@link DATA_CHUNK_MIN_CHARS} characters, {@link DATA_SHARE} or more of them (line breaks aside)
- * from the base64 / hex alphabet (the line windows of a WebAssembly module or an image inlined as a
+ * Whether a chunk's content is a piece of embedded binary data: it holds an unbroken run of at least
+ * {@link DATA_RUN_MIN_CHARS} characters of the base64 / hex alphabet (no identifier or word is that
+ * long), and {@link DATA_SHARE} or more of all its characters (line breaks aside) are from that alphabet (the line windows of a WebAssembly module or an image inlined as a
  * string literal, e.g. undici's `lib/milo/simd.js`). Code and prose never come close: their spaces,
  * punctuation and operators make up far more than 5%.
  */
 export function isDataChunk(content: string): boolean {
   let chars = 0;
   let data = 0;
+  let run = 0;
+  let longestRun = 0;
   for (let i = 0; i < content.length; i++) {
     const code = content.charCodeAt(i);
+    const inAlphabet = isDataChar(code);
+    run = inAlphabet ? run + 1 : 0;
+    if (run > longestRun) longestRun = run;
     if (code === 10 || code === 13) continue;
     chars++;
-    if (isDataChar(code)) data++;
+    if (inAlphabet) data++;
   }
-  return chars >= DATA_CHUNK_MIN_CHARS && data / chars >= DATA_SHARE;
+  return longestRun >= DATA_RUN_MIN_CHARS && data / chars >= DATA_SHARE;
 }
 
 /**

@@ -37,6 +37,39 @@ describe('module- and class-level bindings in the symbol table', () => {
     ).toEqual(['constant MAX_RETRIES 1-1 -', 'variable timeout 2-2 -', 'class A 4-9 -', 'constant LIMIT 5-5 A', 'method f 7-9 A', 'function g 10-11 -']);
   });
 
+  it('Python: bindings inside a module- or class-level if / try / with count; inside a function they do not', () => {
+    expect(
+      bindings('b.py', [
+        'try:', // 1
+        '    import json', // 2
+        '    HAS_JSON = True', // 3
+        'except ImportError:', // 4
+        '    HAS_JSON = False', // 5
+        'if FLAG_SOURCE:', // 6
+        '    SEP = "/"', // 7
+        'elif OTHER:', // 8
+        '    SEP = ":"', // 9
+        'else:', // 10
+        '    SEP = ";"', // 11
+        'with open(PATH) as fh:', // 12
+        '    banner = fh.read()', // 13
+        'class B:', // 14
+        '    if DEBUG:', // 15
+        '        LEVEL = 10', // 16
+        'def g():', // 17
+        '    if True:', // 18
+        '        LOCAL = 1', // 19
+        '    try:', // 20
+        '        OTHER_LOCAL = 2', // 21
+        '    finally:', // 22
+        '        pass', // 23
+      ]),
+    ).toEqual([
+      'constant HAS_JSON 3-3 -', 'constant HAS_JSON 5-5 -', 'constant SEP 7-7 -', 'constant SEP 9-9 -', 'constant SEP 11-11 -',
+      'variable banner 13-13 -', 'constant LEVEL 16-16 B',
+    ]);
+  });
+
   it('Go: const (single and grouped, every name of a spec) and var; not inside functions', () => {
     expect(
       definitions('a.go', [

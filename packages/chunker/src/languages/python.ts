@@ -15,7 +15,12 @@ export const PYTHON: LanguageSpec = {
       class_definition: { shape: 'named', kind: 'class', body: 'members' },
     },
     blockTypes: ['block'],
-    // `NAME = ...` at module level (UPPER_CASE: constant, else variable) and UPPER_CASE class attributes.
-    bindings: { statements: { expression_statement: { declarators: ['assignment'], nameField: 'left' } } },
+    // `NAME = ...` at module level (UPPER_CASE: constant, else variable) and UPPER_CASE class attributes,
+    // also inside a module- or class-level `if` / `try` / `with` (`try: import x; HAS_X = True except
+    // ImportError: HAS_X = False`, `if sys.platform == ...: SEP = ...`); a function body is still no place.
+    bindings: {
+      statements: { expression_statement: { declarators: ['assignment'], nameField: 'left' } },
+      wrappers: ['block', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement'],
+    },
   }),
 };

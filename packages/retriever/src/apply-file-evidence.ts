@@ -1,4 +1,5 @@
 import type { ScoredChunk } from '@monorag/shared';
+import { rescore } from './rescore.js';
 
 /** Weight of the file's evidence in {@link applyFileEvidence}. */
 export const FILE_EVIDENCE_WEIGHT = 0.5;
@@ -23,12 +24,9 @@ export function applyFileEvidence(hits: readonly ScoredChunk[], weight = FILE_EV
     else if (score > best[1]) top2.set(chunk.path, [best[0], score]);
     else top2.set(chunk.path, best);
   }
-  return hits
-    .map(({ chunk, score }, index) => {
-      const [first, second] = top2.get(chunk.path)!;
-      const other = score - floor >= first ? second : first;
-      return { hit: { chunk, score: score + weight * other }, index };
-    })
-    .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)
-    .map(({ hit }) => hit);
+  return rescore(hits, ({ chunk, score }) => {
+    const [first, second] = top2.get(chunk.path)!;
+    const other = score - floor >= first ? second : first;
+    return score + weight * other;
+  });
 }

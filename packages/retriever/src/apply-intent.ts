@@ -1,6 +1,7 @@
 import type { ScoredChunk } from '@monorag/shared';
 import type { QueryIntent } from './analyse-query.js';
 import { INTENT_FACTORS, isReferenceChunk } from './ranking-options.js';
+import { rescore } from './rescore.js';
 
 /**
  * Multiplies each fused score by the factor for the query's intent and the chunk's kind (prose,
@@ -10,8 +11,5 @@ import { INTENT_FACTORS, isReferenceChunk } from './ranking-options.js';
  */
 export function applyIntent(hits: readonly ScoredChunk[], intent: QueryIntent): ScoredChunk[] {
   const factors = INTENT_FACTORS[intent];
-  return hits
-    .map((hit, index) => ({ hit: { chunk: hit.chunk, score: hit.score * (isReferenceChunk(hit.chunk) ? factors.prose : factors.code) }, index }))
-    .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)
-    .map(({ hit }) => hit);
+  return rescore(hits, (hit) => hit.score * (isReferenceChunk(hit.chunk) ? factors.prose : factors.code));
 }

@@ -1,5 +1,6 @@
 import type { ScoredChunk } from '@monorag/shared';
 import { TEST_FACTOR } from './ranking-options.js';
+import { rescore } from './rescore.js';
 import { isTestPath } from './test-paths.js';
 
 /**
@@ -8,8 +9,5 @@ import { isTestPath } from './test-paths.js';
  * ask about tests; it never removes a result.
  */
 export function applyTestPrior(hits: readonly ScoredChunk[]): ScoredChunk[] {
-  return hits
-    .map((hit, index) => ({ hit: isTestPath(hit.chunk.path) ? { chunk: hit.chunk, score: hit.score * TEST_FACTOR } : hit, index }))
-    .sort((a, b) => b.hit.score - a.hit.score || a.index - b.index)
-    .map(({ hit }) => hit);
+  return rescore(hits, (hit) => (isTestPath(hit.chunk.path) ? hit.score * TEST_FACTOR : hit.score));
 }

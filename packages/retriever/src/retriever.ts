@@ -5,7 +5,7 @@ import { analyseQuery } from './analyse-query.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
 import { applyTestPrior } from './apply-test-prior.js';
-import { isTestPath } from './test-paths.js';
+import { isTestScope } from './test-paths.js';
 import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
@@ -191,7 +191,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         fused = applyIntent(fused, analysis.intent);
         trace?.('intent', fused);
       }
-      if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestPath(`${filter.pathPrefix.replace(/\/$/, '')}/x`))) {
+      if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
         fused = applyTestPrior(fused);
         trace?.('tests', fused);
       }

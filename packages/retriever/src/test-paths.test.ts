@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTestPath } from './test-paths.js';
+import { isTestPath, isTestScope } from './test-paths.js';
 
 describe('isTestPath', () => {
   it('knows the test folders and file names of the common test runners', () => {
@@ -17,5 +17,9 @@ describe('isTestPath', () => {
       'docs/testing.md', 'src/testUtils.ts', 'lib/protest/index.js', 'src/Attest.java',
     ];
     expect(code.filter((p) => isTestPath(p))).toEqual([]);
+  });
+
+  it('knows a search scoped to a test folder, or to a path inside one', () => {
+    expect(['test', 'test/', 'pkg/__tests__', 'test/unit/x.js', 'lib', 'lib/', 'src/testing.py'].map(isTestScope)).toEqual([true, true, true, true, false, false, false]);
   });
 });

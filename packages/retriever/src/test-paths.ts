@@ -18,3 +18,13 @@ export function isTestPath(path: string): boolean {
   const file = parts.pop() ?? '';
   return parts.some((dir) => TEST_DIRS.has(dir)) || TEST_FILE.test(file);
 }
+
+/**
+ * Whether a search scoped to the path prefix `prefix` (a folder or a file, repo-relative) searches tests:
+ * a folder of the prefix is a test folder as {@link isTestPath} knows them (`test/`, `pkg/__tests__`,
+ * `test/unit/x.js`). The test-file prior stands aside for such a search.
+ */
+export function isTestScope(prefix: string): boolean {
+  // Read as a folder: its last segment counts as a folder name too.
+  return isTestPath(`${prefix.replace(/\/$/, '')}/x`);
+}

@@ -199,13 +199,16 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     }
   }
 
+  /** Removes a file an earlier run indexed (a no-op for one it never did). */
+  const forget = async (path: string): Promise<void> => {
+    if (!manifest.has(path)) return;
+    await store.deleteFile(path);
+    report.deleted++;
+  };
   /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
   const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified' | 'secret'): Promise<void> => {
     skipped.push({ path, reason });
-    if (manifest.has(path)) {
-      await store.deleteFile(path);
-      report.deleted++;
-    }
+    await forget(path);
   };
 
   for (const file of walk.files) {
@@ -218,10 +221,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     if (read.kind === 'gone') {
       // Deleted (or moved away) since the walk: a deletion, as the next walk would find it; an indexed
       // copy must not stay searchable, nor the index claim to be fresh.
-      if (manifest.has(file.path)) {
-        await store.deleteFile(file.path);
-        report.deleted++;
-      }
+      await forget(file.path);
       continue;
     }
     if (read.kind === 'unreadable') {

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { isLoopbackHost } from './bind-safety.js';
 import { sendError } from './http-error.js';
+import { sendJsonRpcError } from './json-rpc-error.js';
 
 /** Options of {@link hostValidation}. */
 export interface HostValidationOptions {
@@ -19,11 +20,8 @@ function hostName(header: string): string | undefined {
  * layer's other refusals there), elsewhere `{"error": {code, message}}`.
  */
 function refuse(req: Request, res: Response, status: number, code: 'INVALID_ARGUMENT' | 'HOST_NOT_ALLOWED', message: string): void {
-  if (req.path === '/mcp') {
-    res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message: `${code}: ${message}` }, id: null });
-    return;
-  }
-  sendError(res, status, code, message);
+  if (req.path === '/mcp') sendJsonRpcError(res, status, -32000, `${code}: ${message}`);
+  else sendError(res, status, code, message);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, type Logger } from '@monorag/shared';
+import { sendJsonRpcError } from './json-rpc-error.js';
 
 /** Options of {@link createMcpSessions}. */
 export interface McpSessionsOptions {
@@ -40,11 +41,6 @@ interface Session {
   lastSeen: number;
 }
 
-/** A JSON-RPC error response with no id (the request could not be attributed), as the SDK's examples send. */
-function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
-}
-
 /**
  * Creates the session table. One `McpServer` and one `StreamableHTTPServerTransport` per session (an SDK
  * server connects to one transport); a sweep every `min(idleMs / 2, 60 s)` closes idle sessions.
@@ -76,7 +72,7 @@ export function createMcpSessions({ createServer, maxSessions, idleMs, logger, o
 
   const open = async (req: Request, res: Response, body: unknown): Promise<void> => {
     if (sessions.size + opening >= maxSessions) {
-      return rpcError(res, 503, -32000, `Too many MCP sessions: ${maxSessions} are open (gateway.maxSessions, MONORAG_GATEWAY_MAX_SESSIONS); close one (DELETE /mcp) or retry later.`);
+      return sendJsonRpcError(res, 503, -32000, `Too many MCP sessions: ${maxSessions} are open (gateway.maxSessions, MONORAG_GATEWAY_MAX_SESSIONS); close one (DELETE /mcp) or retry later.`);
     }
     opening++;
     const server = createServer();
@@ -112,10 +108,10 @@ export function createMcpSessions({ createServer, maxSessions, idleMs, logger, o
       const id = Array.isArray(header) ? header[0] : header;
       if (id === undefined) {
         if (req.method === 'POST' && isInitializeRequest(body)) return open(req, res, body);
-        return rpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header. Send an "initialize" request first (POST /mcp) and then the session id it returns.');
+        return sendJsonRpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header. Send an "initialize" request first (POST /mcp) and then the session id it returns.');
       }
       const session = sessions.get(id);
-      if (!session) return rpcError(res, 404, -32001, 'Session not found: it expired or was closed. Initialize a new session (POST /mcp without Mcp-Session-Id).');
+      if (!session) return sendJsonRpcError(res, 404, -32001, 'Session not found: it expired or was closed. Initialize a new session (POST /mcp without Mcp-Session-Id).');
       session.lastSeen = Date.now();
       await session.transport.handleRequest(req, res, body);
     },

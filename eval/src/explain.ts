@@ -5,7 +5,6 @@
 // `pnpm eval` first so they exist). `--row <ablation id>` explains another row (default: the product).
 // Writes to stdout.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { analyseQuery, createRetriever, type RankingStage } from '@monorag/retriever';
 import { createLogger, type ScoredChunk } from '@monorag/shared';
 import { ABLATIONS, MAIN_ABLATION } from './ablations.js';
@@ -13,8 +12,15 @@ import { createCachedEmbedder } from './cached-embedder.js';
 import { readGolden, type GoldenQuestion } from './golden.js';
 import { CACHE_DIR, indexAll } from './index-all.js';
 import { openEmbedder } from './open-embedder.js';
+import { readArgsOrExit } from './read-args.js';
 
-const { values: flags, positionals } = parseArgs({
+const USAGE = `Usage: pnpm eval:explain [--row <ablation id>] [--top <n>] [--cache-dir <dir>] [question id ...]
+
+  --row <id>          the ablation row to explain (default ${MAIN_ABLATION})
+  --top <n>           results shown per list (default 5)
+  --cache-dir <dir>   the eval's cache (default eval/.cache); run \`pnpm eval\` first so the indexes exist
+`;
+const { values: flags, positionals } = readArgsOrExit('eval:explain', USAGE, {
   allowPositionals: true,
   options: { 'cache-dir': { type: 'string' }, row: { type: 'string', default: MAIN_ABLATION }, top: { type: 'string', default: '5' } },
 });
@@ -25,6 +31,10 @@ if (!row) {
 }
 const cacheDir = path.resolve(flags['cache-dir'] ?? CACHE_DIR);
 const top = Number(flags.top);
+if (!Number.isInteger(top) || top < 1) {
+  process.stderr.write(`eval:explain: --top ${flags.top} is not a whole number of at least 1\n\n${USAGE}`);
+  process.exit(2);
+}
 const logger = createLogger({ level: 'warn' });
 const model = await openEmbedder(cacheDir, logger);
 const embedder = await createCachedEmbedder(model, path.join(cacheDir, 'embeddings'));

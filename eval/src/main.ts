@@ -6,7 +6,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { createRetriever } from '@monorag/retriever';
 import { createLogger } from '@monorag/shared';
 import { ABLATIONS, MAIN_ABLATION } from './ablations.js';
@@ -14,13 +13,24 @@ import { createCachedEmbedder } from './cached-embedder.js';
 import { checkBaseline, type Baseline } from './check-baseline.js';
 import { EVAL_DIR } from './corpora.js';
 import { readGolden } from './golden.js';
+import { readArgsOrExit } from './read-args.js';
 import { CACHE_DIR, indexAll, type ChunkingVariant } from './index-all.js';
 import { scoreQuestion, summarise, type QuestionScore } from './metrics.js';
 import { openEmbedder } from './open-embedder.js';
 import { comparePaired } from './paired-comparison.js';
 import { renderMarkdown, type RowResult } from './render-markdown.js';
 
-const { values: flags } = parseArgs({
+const USAGE = `Usage: pnpm eval [--only <row ids,...>] [--ranker <row id>] [--check] [--write-baseline] [--cache-dir <dir>]
+
+  --only <ids>        run only these ablation rows (comma-separated), plus the --ranker row
+  --ranker <id>       the row --check and --write-baseline use (default ${MAIN_ABLATION})
+  --check             exit 1 when that row's R@5 or MRR@10 falls below eval/baseline.json by more than its tolerance
+  --write-baseline    write that row's figures to eval/baseline.json
+  --cache-dir <dir>   indexes, embedding cache and embedder state (default eval/.cache)
+
+Rows: ${ABLATIONS.map((a) => a.id).join(', ')}
+`;
+const { values: flags } = readArgsOrExit('eval', USAGE, {
   options: {
     check: { type: 'boolean', default: false },
     'write-baseline': { type: 'boolean', default: false },
@@ -31,6 +41,11 @@ const { values: flags } = parseArgs({
 });
 const started = Date.now();
 const say = (line: string): void => void process.stderr.write(`${line}\n`);
+const unknownRows = (flags.only ?? '').split(',').filter((id) => id !== '' && !ABLATIONS.some((a) => a.id === id));
+if (unknownRows.length > 0) {
+  say(`eval: --only ${unknownRows.join(', ')}: not an ablation row; rows: ${ABLATIONS.map((a) => a.id).join(', ')}`);
+  process.exit(2);
+}
 const rows = flags.only ? ABLATIONS.filter((a) => flags.only!.split(',').includes(a.id) || a.id === flags.ranker) : ABLATIONS;
 const mainRow = ABLATIONS.find((a) => a.id === flags.ranker);
 if (!mainRow) {

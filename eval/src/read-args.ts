@@ -8,14 +8,14 @@ export type ReadArgs<T extends ParseArgsConfig> =
 
 /**
  * Parses `args` (the command line after the script, e.g. `process.argv.slice(2)`) with Node's
- * `parseArgs` and `config` (strict). `--help` or `-h` anywhere gives `help`; an unknown flag, a flag
+ * `parseArgs` and `config` (strict, Node's default). `--help` or `-h` anywhere gives `help`; an unknown flag, a flag
  * missing its value or a stray positional gives `error` with Node's message, which names the flag.
  * Never throws for bad input.
  */
 export function readArgs<T extends ParseArgsConfig>(args: readonly string[], config: T): ReadArgs<T> {
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
   try {
-    return { kind: 'ok', parsed: parseArgs({ ...config, args: [...args], strict: true }) };
+    return { kind: 'ok', parsed: parseArgs<T>({ ...config, args: [...args] }) };
   } catch (err) {
     return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
   }

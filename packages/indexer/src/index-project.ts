@@ -1,5 +1,4 @@
 import { holdsPrivateKey, isMonoragError, type Chunk, type CodeSymbol, type FileRecord, type Logger } from '@monorag/shared';
-import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
@@ -11,7 +10,7 @@ import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
-import { SECRET_SCANNER_META, redactFileText, sameSecrets } from './redact-file-text.js';
+import { SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
 import { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from './secrets-report.js';
 
 /** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
@@ -143,7 +142,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     redacted: [], secrets: { files: 0, spans: 0, byRule: {} },
   };
   const redact = options.redactSecrets ?? true;
-  const scanner = redact ? SECRET_SCANNER_ID : 'off';
+  const scanner = secretScannerOf(redact);
   // Indexed with another scanner (or before redaction existed): unchanged files are scanned again.
   const rescan = manifest.size > 0 && (await store.getMeta(SECRET_SCANNER_META)) !== scanner;
   onProgress?.({ ...progress });

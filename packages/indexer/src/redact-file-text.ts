@@ -1,4 +1,4 @@
-import { findSecrets, redactSecrets, summariseSecrets } from '@monorag/secrets';
+import { findSecrets, redactSecrets, SECRET_SCANNER_ID, summariseSecrets } from '@monorag/secrets';
 
 /** A file's text as the index keeps it. */
 export interface RedactedText {
@@ -27,3 +27,11 @@ export function sameSecrets(a: Record<string, number> | undefined, b: Record<str
 
 /** Store metadata key holding the scanner the indexed text was redacted with (`SECRET_SCANNER_ID`, or `off`). */
 export const SECRET_SCANNER_META = 'secretScanner';
+
+/**
+ * The scanner a process redacts with, as {@link SECRET_SCANNER_META} records it: `SECRET_SCANNER_ID`
+ * when `redact` (config `index.redactSecrets`) is on, `off` when it is off.
+ */
+export function secretScannerOf(redact: boolean): string {
+  return redact ? SECRET_SCANNER_ID : 'off';
+}

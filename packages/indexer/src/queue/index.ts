@@ -14,3 +14,4 @@ export { circuitSafeBackoffMs, retryDelaysMs } from './retry-schedule.js';
 export { startBullmqIndexWorker, type BullmqIndexWorker, type BullmqIndexWorkerOptions, type WorkerCloseOutcome } from './bullmq-index-worker.js';
 export { injectTraceContext, withJobSpan, QUEUE_TRACER } from './trace-context.js';
 export { startRedisServer, type TestRedis } from './testing/start-redis-server.js';
+export { writeTokenProject, type TokenProject } from './testing/token-project.js';

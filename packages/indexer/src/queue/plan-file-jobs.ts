@@ -1,5 +1,6 @@
 import type { ChunkStore } from '@monorag/store';
 import { readProjectFile } from '../read-project-file.js';
+import { SECRET_SCANNER_META, secretScannerOf } from '../redact-file-text.js';
 import { walkProject } from '../walk-project.js';
 import { inScope, runScope } from '../path-scope.js';
 
@@ -15,16 +16,33 @@ export interface PlanFileJobsOptions {
    * takes them; default, or when one is an ignore-rules file, the whole tree.
    */
   paths?: readonly string[];
+  /**
+   * Whether the workers redact secrets (config `index.redactSecrets`); default true. When the scanner
+   * this gives ({@link secretScannerOf}) is not the one the index was written with, unchanged files are planned too.
+   */
+  redactSecrets?: boolean;
 }
 
 /** The paths that need a file job, and what the plan saw. */
 export interface FileJobPlan {
-  /** Paths to hand to the queue: new or changed files, and indexed files that left the tree; sorted. */
+  /** Paths to hand to the queue: new or changed files, indexed files that left the tree, and re-scans; sorted. */
   paths: string[];
   /** Files found by the walk. */
   walked: number;
-  /** Walked files whose content hash equals the manifest's. */
+  /** Walked files whose content hash equals the manifest's and that need no job. */
   unchanged: number;
+  /**
+   * Walked files whose content hash equals the manifest's, planned anyway because the index was written
+   * with another secret scanner (store meta {@link SECRET_SCANNER_META}; absent counts as another):
+   * a worker scans each again and re-chunks it if its redaction differs. Included in `paths`; 0 when
+   * the manifest is empty (every file is new).
+   */
+  rescan: number;
+  /**
+   * The scanner the planned jobs bring the index to ({@link secretScannerOf} of `redactSecrets`): once
+   * every job of a full plan has succeeded, it is the index's {@link SECRET_SCANNER_META}.
+   */
+  scanner: string;
 }
 
 /**
@@ -32,21 +50,29 @@ export interface FileJobPlan {
  * embedding anything: the work goes to queue workers. Binary, generated and unreadable files are
  * left to the worker, which removes them from the index or retries. With `paths`, only files under
  * them are walked, and only indexed files under them that left the tree are planned for deletion.
+ * When the store's {@link SECRET_SCANNER_META} differs from `scanner`, unchanged text files (under
+ * `paths`, if given) are planned as well, for {@link indexFile} to scan again (see `rescan`).
  * @throws MonoragError `INVALID_ARGUMENT` for a path that is absolute or leaves the root; the store's errors.
  */
-export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, paths: only }: PlanFileJobsOptions): Promise<FileJobPlan> {
+export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, paths: only, redactSecrets = true }: PlanFileJobsOptions): Promise<FileJobPlan> {
   const scope = runScope(only);
   const walk = await walkProject({ root, maxFileBytes, extraIgnores, scope });
   const manifest = new Map((await store.listFiles()).map((f) => [f.path, f.contentHash]));
+  const scanner = secretScannerOf(redactSecrets);
+  // Indexed with another scanner (or by a version that recorded none): unchanged files are scanned again.
+  const rescanning = manifest.size > 0 && (await store.getMeta(SECRET_SCANNER_META)) !== scanner;
   const paths: string[] = [];
   let unchanged = 0;
+  let rescan = 0;
   const walked = new Set<string>();
   for (const file of walk.files) {
     walked.add(file.path);
     const read = await readProjectFile(file.absPath);
-    if (read.kind === 'text' && manifest.get(file.path) === read.contentHash) unchanged++;
+    const same = read.kind === 'text' && manifest.get(file.path) === read.contentHash;
+    if (same && !rescanning) unchanged++;
     else if (read.kind === 'text' || manifest.has(file.path)) paths.push(file.path);
+    if (same && rescanning) rescan++;
   }
   for (const path of manifest.keys()) if (!walked.has(path) && (!scope || inScope(scope, path))) paths.push(path);
-  return { paths: paths.sort(), walked: walk.files.length, unchanged };
+  return { paths: paths.sort(), walked: walk.files.length, unchanged, rescan, scanner };
 }

@@ -1,0 +1,58 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SECRET_SCANNER_ID } from '@monorag/secrets';
+import { indexProject } from '../index-project.js';
+import { SECRET_SCANNER_META } from '../redact-file-text.js';
+import { openTestIndex } from '../test-index.js';
+import { indexFile } from './index-file.js';
+import { planFileJobs } from './plan-file-jobs.js';
+import { writeTokenProject } from './testing/token-project.js';
+
+const BOTH = ['src/deploy.ts', 'src/plain.ts'];
+
+describe('planFileJobs and the secret scanner the index was written with', () => {
+  it('plans no unchanged file while the store meta names the scanner the plan uses', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    await indexProject(base);
+    expect(await base.store.getMeta(SECRET_SCANNER_META)).toBe(SECRET_SCANNER_ID);
+    expect(await planFileJobs(base)).toEqual({ paths: [], walked: 2, unchanged: 2, rescan: 0, scanner: SECRET_SCANNER_ID });
+    await base.store.close();
+  });
+
+  it('plans every unchanged text file again, counted in rescan, when the index was written with redaction off; off again plans none', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    await indexProject({ ...base, redactSecrets: false });
+    expect(await base.store.getMeta(SECRET_SCANNER_META)).toBe('off');
+    expect(await planFileJobs(base)).toEqual({ paths: BOTH, walked: 2, unchanged: 0, rescan: 2, scanner: SECRET_SCANNER_ID });
+    expect(await planFileJobs({ ...base, redactSecrets: false })).toEqual({ paths: [], walked: 2, unchanged: 2, rescan: 0, scanner: 'off' });
+    await base.store.close();
+  });
+
+  it('an older scanner id counts as another; a changed file is planned as such and not counted in rescan', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    await indexProject(base);
+    await base.store.setMeta(SECRET_SCANNER_META, 'secretlint-12.0.0/recommend/1');
+    writeFileSync(path.join(base.root, 'src', 'plain.ts'), 'export const answer = 42;\n');
+    expect(await planFileJobs(base)).toEqual({ paths: BOTH, walked: 2, unchanged: 0, rescan: 1, scanner: SECRET_SCANNER_ID });
+    await base.store.close();
+  });
+
+  it('no recorded scanner (an index the queue wrote before it recorded one) counts as another; an empty manifest plans no rescan', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    expect(await planFileJobs(base)).toEqual({ paths: BOTH, walked: 2, unchanged: 0, rescan: 0, scanner: SECRET_SCANNER_ID });
+    for (const file of BOTH) await indexFile({ ...base, path: file });
+    expect(await base.store.getMeta(SECRET_SCANNER_META)).toBeUndefined();
+    expect(await planFileJobs(base)).toEqual({ paths: BOTH, walked: 2, unchanged: 0, rescan: 2, scanner: SECRET_SCANNER_ID });
+    await base.store.close();
+  });
+
+  it('a plan limited to paths re-scans only the unchanged files under them', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    await indexProject({ ...base, redactSecrets: false });
+    expect(await planFileJobs({ ...base, paths: ['src/deploy.ts'] })).toEqual({
+      paths: ['src/deploy.ts'], walked: 1, unchanged: 0, rescan: 1, scanner: SECRET_SCANNER_ID,
+    });
+    await base.store.close();
+  });
+});

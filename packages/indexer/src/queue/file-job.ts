@@ -13,7 +13,10 @@ export interface FileJobData {
 /** What a worker did with a file job. */
 export interface FileJobResult {
   path: string;
-  /** `indexed`: chunks written; `unchanged`: manifest hash already current; `deleted`: gone, binary, generated or too large. */
+  /**
+   * `indexed`: chunks written; `unchanged`: manifest hash already current (and, in a secret re-scan, the
+   * redaction too); `deleted`: gone, binary, generated or too large.
+   */
   outcome: 'indexed' | 'unchanged' | 'deleted';
   chunks: number;
 }

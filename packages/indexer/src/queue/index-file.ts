@@ -7,7 +7,7 @@ import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from '../embed-chunks.js';
 import { isGeneratedText } from '../detect-generated.js';
 import { readProjectFile } from '../read-project-file.js';
-import { redactFileText } from '../redact-file-text.js';
+import { SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from '../redact-file-text.js';
 import type { FileJobProgress, FileJobResult } from './file-job.js';
 
 /** Options of {@link indexFile}. */
@@ -21,7 +21,10 @@ export interface IndexFileOptions {
   embedder: Embedder;
   /** Files larger than this many bytes are removed from the index, as the walk skips them. */
   maxFileBytes: number;
-  /** Replace secrets with `[REDACTED:<rule>]` before chunking (config `index.redactSecrets`); default true. */
+  /**
+   * Replace secrets with `[REDACTED:<rule>]` before chunking (config `index.redactSecrets`); default true.
+   * While the index's {@link SECRET_SCANNER_META} is not the scanner this gives, an unchanged file is scanned again.
+   */
   redactSecrets?: boolean;
   onProgress?: (progress: FileJobProgress) => void | Promise<void>;
 }
@@ -29,9 +32,18 @@ export interface IndexFileOptions {
 /**
  * Brings one file's index entry up to date, the unit of work of a queue worker: a missing, binary,
  * generated or oversized file, or one holding a private key, is deleted from the index; a file whose content hash equals the
- * manifest's is left alone; otherwise it is analysed, embedded through the cache and written with
+ * manifest's is left alone, unless the index was written with another secret scanner (see below);
+ * otherwise it is analysed, embedded through the cache and written with
  * its manifest entry in one store write (as {@link indexProject} does for each file, so both paths
  * give the same index). Idempotent: running it twice, or after a crash, gives the same state.
+ *
+ * Re-scan rule: when the content hash is unchanged but the store's {@link SECRET_SCANNER_META} is not
+ * this worker's scanner ({@link secretScannerOf} `redactSecrets`; absent counts as different), the file is
+ * redacted again and compared with the manifest's `secrets`: the same counts give `unchanged` with no
+ * store write, other counts a re-chunked, re-embedded entry (`indexed`). The rule looks at the store, not
+ * at the job, so a job that was waiting, or failed and is retried, since before a re-scan was planned
+ * ({@link planFileJobs}) is re-scanned as well. The meta is written once the queue has drained with no
+ * failed job (the CLI's `recordDrainedQueue`), after which unchanged files are skipped without a scan.
  * @throws MonoragError `FILE_UNREADABLE` for a file that exists but cannot be read (the job is retried),
  *   or whose secret scan fails, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
  */
@@ -53,9 +65,12 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   }
   if (isGeneratedText(read.text) || holdsPrivateKey(read.text)) return gone();
   const previous = await store.getFile(rel);
-  if (previous?.contentHash === read.contentHash) return { path: rel, outcome: 'unchanged', chunks: previous.chunkCount };
-  await onProgress?.({ path: rel, phase: 'read', chunks: 0 });
+  const same = previous !== undefined && previous.contentHash === read.contentHash;
+  const unchanged: FileJobResult = { path: rel, outcome: 'unchanged', chunks: previous?.chunkCount ?? 0 };
+  if (same && (await store.getMeta(SECRET_SCANNER_META)) === secretScannerOf(redactSecrets)) return unchanged;
   const redacted = await redactFileText(rel, read.text, redactSecrets);
+  if (same && sameSecrets(previous.secrets, redacted.secrets)) return unchanged;
+  await onProgress?.({ path: rel, phase: 'read', chunks: 0 });
   const { chunks, symbols, language, fallback } = chunker.analyse(rel, redacted.text);
   await onProgress?.({ path: rel, phase: 'chunked', chunks: chunks.length });
   const { vectors } = await embedChunks(chunks, store, embedder);

@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SECRET_SCANNER_ID } from '@monorag/secrets';
+import { indexProject } from '../index-project.js';
+import { SECRET_SCANNER_META } from '../redact-file-text.js';
+import { openTestIndex } from '../test-index.js';
+import { indexFile } from './index-file.js';
+import { writeTokenProject } from './testing/token-project.js';
+
+/** The chunk text stored for `file`, joined. */
+const storedText = async (store: { chunksOfFile(path: string): Promise<{ content: string }[]> }, file: string): Promise<string> =>
+  (await store.chunksOfFile(file)).map((c) => c.content).join('\n');
+
+describe('indexFile on an unchanged file (the secret re-scan)', () => {
+  it('index written with redaction off, worker redacting: a file with no secret stays unchanged with no store write', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    await indexProject({ ...base, redactSecrets: false });
+    const before = await base.store.getFile('src/plain.ts');
+    const writeFile = vi.spyOn(base.store, 'writeFile');
+    expect(await indexFile({ ...base, path: 'src/plain.ts' })).toEqual({ path: 'src/plain.ts', outcome: 'unchanged', chunks: 1 });
+    expect(writeFile).not.toHaveBeenCalled();
+    expect(await base.store.getFile('src/plain.ts')).toEqual(before);
+    await base.store.close();
+  });
+
+  it('index written with redaction off, worker redacting: the file holding a token is re-chunked with the placeholder', async () => {
+    const { root, token } = writeTokenProject();
+    const base = await openTestIndex(root);
+    await indexProject({ ...base, redactSecrets: false });
+    expect(await storedText(base.store, 'src/deploy.ts')).toContain(token);
+    expect(await indexFile({ ...base, path: 'src/deploy.ts' })).toEqual({ path: 'src/deploy.ts', outcome: 'indexed', chunks: 1 });
+    const text = await storedText(base.store, 'src/deploy.ts');
+    expect(text).toContain('  return new Client({ token: "[REDACTED:github]" });');
+    expect(text).not.toContain(token);
+    expect((await base.store.getFile('src/deploy.ts'))?.secrets).toEqual({ github: 1 });
+    await base.store.close();
+  });
+
+  it('index written with redaction on, worker not redacting: the token is indexed as written and the manifest counts no secret', async () => {
+    const { root, token } = writeTokenProject();
+    const base = await openTestIndex(root);
+    await indexProject(base);
+    expect(await indexFile({ ...base, path: 'src/deploy.ts', redactSecrets: false })).toEqual({ path: 'src/deploy.ts', outcome: 'indexed', chunks: 1 });
+    expect(await storedText(base.store, 'src/deploy.ts')).toContain(token);
+    expect((await base.store.getFile('src/deploy.ts'))?.secrets).toBeUndefined();
+    await base.store.close();
+  });
+
+  it("while the store meta names the worker's scanner, an unchanged file is not scanned again", async () => {
+    const { root, token } = writeTokenProject();
+    const base = await openTestIndex(root);
+    await indexProject({ ...base, redactSecrets: false });
+    // Claims a redacted index: the worker trusts it (the meta is written only once a re-scan has drained).
+    await base.store.setMeta(SECRET_SCANNER_META, SECRET_SCANNER_ID);
+    const writeFile = vi.spyOn(base.store, 'writeFile');
+    expect(await indexFile({ ...base, path: 'src/deploy.ts' })).toEqual({ path: 'src/deploy.ts', outcome: 'unchanged', chunks: 1 });
+    expect(writeFile).not.toHaveBeenCalled();
+    expect(await storedText(base.store, 'src/deploy.ts')).toContain(token);
+    await base.store.close();
+  });
+});

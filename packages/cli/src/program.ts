@@ -173,11 +173,11 @@ export function createProgram(): Command {
     });
   jobs
     .command('enqueue')
-    .description('Diff the tree against the index and enqueue one job per new, changed or removed file for `monorag worker`.')
+    .description('Diff the tree against the index and enqueue one job per new, changed or removed file for `monorag worker` (and per unchanged file when the index was written with another secret scanner).')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--rebuild', 'delete the existing index first')
-    .option('--wait', 'wait until the queue is drained, then record the indexed commit')
+    .option('--wait', 'wait until the queue is drained, then record the indexed commit (and the secret scanner, unless jobs failed)')
     .option('--json', 'print the report as JSON')
     // `--json` and `--data-dir` may also land on `jobs` itself (commander parses a parent's options anywhere).
     .action(async (path: string, _opts, command: Command) => {

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SECRET_SCANNER_META } from '@monorag/indexer';
+import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { openSqliteStore } from '@monorag/store';
-import { ENQUEUED_COMMIT_KEY, recordDrainedQueue } from './queue-freshness.js';
+import { ENQUEUED_COMMIT_KEY, ENQUEUED_SCANNER_KEY, recordDrainedQueue, recordEnqueued } from './queue-freshness.js';
 
 const IDENTITY = { model: 'fake', dim: 8, chunkerVersion: 't' };
 
@@ -12,26 +14,64 @@ describe('recordDrainedQueue', () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-
-  it("records indexedAt and the enqueued commit only once no job waits, runs or is delayed", async () => {
+  const openStore = async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'monorag-queue-freshness-'));
     dirs.push(dir);
-    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: IDENTITY });
+    return openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: IDENTITY });
+  };
+
+  it("records indexedAt and the enqueued commit only once no job waits, runs or is delayed", async () => {
+    const store = await openStore();
     await store.setMeta(ENQUEUED_COMMIT_KEY, '85ced476d5a0');
     const counts = { waiting: 0, active: 1, delayed: 0, failed: 0, completed: 7 };
     const queue = { counts: async () => counts };
-    expect(await recordDrainedQueue(queue, store)).toBe(false);
+    expect(await recordDrainedQueue(queue, store, SECRET_SCANNER_ID)).toBeNull();
     expect(await store.getMeta('indexedAt')).toBeUndefined();
     expect(await store.getMeta('indexedCommit')).toBeUndefined();
     counts.active = 0;
     counts.delayed = 1; // a retry waiting out its backoff is still work to do
-    expect(await recordDrainedQueue(queue, store)).toBe(false);
+    expect(await recordDrainedQueue(queue, store, SECRET_SCANNER_ID)).toBeNull();
     counts.delayed = 0;
     counts.failed = 2; // failed jobs stay listed by `monorag jobs`; they do not hold the run open
     const before = Date.now();
-    expect(await recordDrainedQueue(queue, store)).toBe(true);
+    expect(await recordDrainedQueue(queue, store, SECRET_SCANNER_ID)).toEqual({ failed: 2, secretScanner: 'not-enqueued' });
     expect(Number(await store.getMeta('indexedAt'))).toBeGreaterThanOrEqual(before);
     expect(await store.getMeta('indexedCommit')).toBe('85ced476d5a0');
+    expect(await store.getMeta(SECRET_SCANNER_META)).toBeUndefined();
+    await store.close();
+  });
+
+  it('records the enqueued secret scanner once drained, but not while failed jobs remain (the next enqueue then re-scans)', async () => {
+    const store = await openStore();
+    await store.setMeta(SECRET_SCANNER_META, 'off');
+    await recordEnqueued(store, { commit: 'c0ffee', scanner: SECRET_SCANNER_ID });
+    expect(await store.getMeta(ENQUEUED_SCANNER_KEY)).toBe(SECRET_SCANNER_ID);
+    const counts = { waiting: 0, active: 0, delayed: 0, failed: 1, completed: 0 };
+    const queue = { counts: async () => counts };
+    expect(await recordDrainedQueue(queue, store, SECRET_SCANNER_ID)).toEqual({ failed: 1, secretScanner: 'failed-jobs' });
+    expect(await store.getMeta(SECRET_SCANNER_META)).toBe('off');
+    expect(await store.getMeta('indexedCommit')).toBe('c0ffee');
+    counts.failed = 0; // `monorag jobs --retry` ran the failed job again, and it succeeded
+    expect(await recordDrainedQueue(queue, store, SECRET_SCANNER_ID)).toEqual({ failed: 0, secretScanner: 'recorded' });
+    expect(await store.getMeta(SECRET_SCANNER_META)).toBe(SECRET_SCANNER_ID);
+    // Already the index's: failed jobs of a later run change nothing about it.
+    counts.failed = 3;
+    expect(await recordDrainedQueue(queue, store, SECRET_SCANNER_ID)).toEqual({ failed: 3, secretScanner: 'recorded' });
+    expect(await store.getMeta(SECRET_SCANNER_META)).toBe(SECRET_SCANNER_ID);
+    await store.close();
+  });
+
+  it("a worker redacting with another scanner than the enqueued one leaves the index's scanner as it was; a path-limited enqueue records none", async () => {
+    const store = await openStore();
+    await store.setMeta(SECRET_SCANNER_META, 'off');
+    await recordEnqueued(store, { commit: null, scanner: SECRET_SCANNER_ID });
+    const queue = { counts: async () => ({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 }) };
+    expect(await recordDrainedQueue(queue, store, 'off')).toEqual({ failed: 0, secretScanner: 'scanner-differs' });
+    expect(await store.getMeta(SECRET_SCANNER_META)).toBe('off');
+    expect(await store.getMeta('indexedCommit')).toBe('');
+    await recordEnqueued(store, { commit: 'beef' });
+    expect(await store.getMeta(ENQUEUED_SCANNER_KEY)).toBe(SECRET_SCANNER_ID);
+    expect(await store.getMeta(ENQUEUED_COMMIT_KEY)).toBe('beef');
     await store.close();
   });
 });

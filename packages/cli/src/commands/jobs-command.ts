@@ -1,11 +1,11 @@
-import { addGitExclude, createIndexChunker, currentCommit } from '@monorag/indexer';
+import { addGitExclude, createIndexChunker, currentCommit, runScope } from '@monorag/indexer';
 import { planFileJobs } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
 import { deleteProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
-import { ENQUEUED_COMMIT_KEY } from '../queue-freshness.js';
+import { recordDrain, recordEnqueued, type DrainRecord } from '../queue-freshness.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -59,20 +59,31 @@ export interface EnqueueCommandOptions {
 export interface EnqueueReport {
   queue: string;
   walked: number;
+  /** Walked files whose content is unchanged and that need no job. */
   unchanged: number;
+  /**
+   * Unchanged files enqueued all the same, for the workers to scan for secrets again: the index was
+   * written with another secret scanner (`index.redactSecrets` changed, a new scanner, or none recorded).
+   */
+  rescan: number;
   enqueued: number;
   /** Counts after the queue drained (with `--wait`). */
   after?: { waiting: number; active: number; delayed: number; failed: number };
   /** Embedding-cache entries pruned once the queue drained (with `--wait`; see `index.cacheRetentionDays`). */
   cachePruned?: number;
+  /** With `--wait`: whether the index's secret scanner was recorded once the queue drained, or why not (see {@link DrainRecord}). */
+  secretScanner?: DrainRecord['secretScanner'];
 }
 
 /**
  * `monorag jobs enqueue [path]`: diffs the tree (or only `paths`) against the configured store's
  * manifest and adds one file job per new, changed or removed file to the project's BullMQ queue for
- * `monorag worker`s.
+ * `monorag worker`s; when the index was written with another secret scanner than `index.redactSecrets`
+ * gives, one per unchanged file too, which the workers scan again (see `planFileJobs`). It records the
+ * commit, and for a whole-tree plan the scanner, that the jobs bring the index to (`recordEnqueued`).
  * `--wait` waits until the queue is drained (saying so on stderr, and warning when no worker is
- * connected) and then records the indexed commit and time.
+ * connected) and then records the indexed commit and time, and the secret scanner unless failed jobs
+ * remain (`recordDrain`, as the worker that drains the queue does).
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer, before anything is
  *   changed (`--rebuild` deletes the store only once Redis has answered).
  */
@@ -93,27 +104,39 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     const commit = await currentCommit(context.root);
     const plan = await planFileJobs({
       root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths: options.paths,
+      redactSecrets: context.config.index.redactSecrets,
     });
-    const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, enqueued: await queue.enqueue(plan.paths) };
-    // The commit these jobs bring the index to: a worker that finds the queue drained records it (ENQUEUED_COMMIT_KEY).
-    await store.setMeta(ENQUEUED_COMMIT_KEY, commit ?? '');
+    const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths) };
+    // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
+    // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
+    const wholeTree = runScope(options.paths) === undefined;
+    await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
     if (options.wait) {
-      const { waiting, active, delayed, failed } = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
+      const counts = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
+      const { waiting, active, delayed, failed } = counts;
       report.after = { waiting, active, delayed, failed };
-      await store.setMeta('indexedAt', String(Date.now()));
-      await store.setMeta('indexedCommit', commit ?? '');
+      report.secretScanner = (await recordDrain(counts, store, plan.scanner)).secretScanner;
       report.cachePruned = (await store.pruneEmbeddingCache(context.config.index.cacheRetentionDays * 86_400_000)).removed;
     }
     if (options.silent) return report;
     process.stdout.write(
       options.json
         ? `${JSON.stringify(report)}\n`
-        : `queue ${report.queue}: ${report.enqueued} file jobs enqueued (${report.walked} files walked, ${report.unchanged} unchanged)` +
-            (report.after ? `; drained, ${report.after.failed} failed (see \`monorag jobs\`)\n` : '\n'),
+        : `queue ${report.queue}: ${report.enqueued} file jobs enqueued (${report.walked} files walked, ${report.unchanged} unchanged` +
+            (report.rescan > 0 ? `, ${report.rescan} unchanged but scanned again for secrets: the index was written with another secret scanner` : '') +
+            ')' +
+            (report.after ? `; drained, ${report.after.failed} failed (see \`monorag jobs\`)${scannerNote(report.secretScanner)}\n` : '\n'),
     );
     return report;
   } finally {
     await queue.close();
     await store?.close();
   }
+}
+
+/** What the `--wait` line says when the index's secret scanner was not recorded ('' when it was, or none was enqueued). */
+function scannerNote(outcome: DrainRecord['secretScanner'] | undefined): string {
+  if (outcome === 'failed-jobs') return '; the secret scanner is recorded only once no job has failed, so the next enqueue scans unchanged files again';
+  if (outcome === 'scanner-differs') return '; the secret scanner is not recorded: the last whole-tree enqueue planned for another index.redactSecrets';
+  return '';
 }

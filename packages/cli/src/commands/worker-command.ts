@@ -4,7 +4,7 @@ import { createProjectContext, ensureDataDir } from '../project-context.js';
 import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrainedQueue } from '../queue-freshness.js';
-import { createIndexChunker } from '@monorag/indexer';
+import { createIndexChunker, secretScannerOf } from '@monorag/indexer';
 import type { ChunkStore } from '@monorag/store';
 
 /** Options of `monorag worker`. */
@@ -27,7 +27,10 @@ export interface RunningWorker {
  * Redis down (or lost during the stop) it stops at once without waiting for Redis, saying so in one
  * line on stderr.
  * After each job, a worker that finds the queue drained records the index's freshness (`indexedAt`,
- * and the commit `jobs enqueue` saw), so `status` and search footers know the run is complete.
+ * and the commit `jobs enqueue` saw), so `status` and search footers know the run is complete, and the
+ * secret scanner the last whole-tree enqueue planned for as the index's `secretScanner`, unless failed
+ * jobs remain or this worker redacts with another (`recordDrainedQueue`; it warns why). Until then, each
+ * job on an unchanged file scans it again for secrets (`indexFile`).
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within
  *   the 5 s connect timeout), before the data directory, the embedder or the store is touched; then the
  *   embedder's and the store's errors.
@@ -57,14 +60,24 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     await queue.close();
     throw error;
   }
+  const scanner = secretScannerOf(config.index.redactSecrets);
   /** Freshness records in flight, one after another; `stop` waits for them before closing the store. */
   let recording = Promise.resolve();
   const recordIfDrained = (): void => {
     recording = recording
-      .then(() => recordDrainedQueue(queue, store))
+      .then(() => recordDrainedQueue(queue, store, scanner))
       .then(
         (drained) => {
-          if (drained) logger.info('queue drained; index freshness recorded');
+          if (!drained) return;
+          logger.info({ failed: drained.failed, secretScanner: drained.secretScanner }, 'queue drained; index freshness recorded');
+          if (drained.secretScanner === 'failed-jobs') {
+            logger.warn(
+              { failed: drained.failed },
+              'secret scanner not recorded: failed jobs remain, whose files may still hold text redacted otherwise; the next `monorag jobs enqueue` scans unchanged files again (`monorag jobs --retry` runs the failed ones)',
+            );
+          } else if (drained.secretScanner === 'scanner-differs') {
+            logger.warn({ scanner }, 'secret scanner not recorded: this worker redacts with another scanner than the last whole-tree enqueue planned for; give workers and enqueuer the same index.redactSecrets');
+          }
         },
         (error: Error) => logger.warn({ error: error.message }, 'could not record the index freshness after a job'),
       );

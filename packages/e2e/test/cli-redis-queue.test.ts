@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBullmqIndexQueue, indexQueueName, startRedisServer, type TestRedis } from '@monorag/indexer/queue';
+import { SECRET_SCANNER_META, secretScannerOf } from '@monorag/indexer';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer, writeTokenProject, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
 import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
@@ -199,6 +200,39 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       } finally {
         await store.close();
       }
+    }, 120_000);
+
+    it('turning index.redactSecrets on: the next `monorag index` re-scans the unchanged files, a worker redacts the token, the scanner is recorded', async () => {
+      const { root, token } = writeTokenProject();
+      dataDirs.push(root);
+      const on = envFor(redis.url);
+      const off = { ...on, MONORAG_REDACT_SECRETS: 'false' };
+      /** `monorag index --json` with a worker of the same settings; returns its report. */
+      const indexWithWorker = async (env: Record<string, string>): Promise<unknown> => {
+        const worker = startCli(['worker', root], env);
+        const run = await runCli(['index', root, '--json'], env);
+        worker.child.kill('SIGTERM');
+        expect(await worker.exited).toBe(0);
+        expect(run.code, run.stderr).toBe(0);
+        return JSON.parse(run.stdout);
+      };
+      const stored = async (): Promise<{ text: string; scanner: string | undefined }> => {
+        const store = await openSqliteStore({ file: path.join(on.MONORAG_DATA_DIR!, 'index.sqlite') });
+        try {
+          const chunks = await store.chunksOfFile('src/deploy.ts');
+          return { text: chunks.map((c) => c.content).join('\n'), scanner: await store.getMeta(SECRET_SCANNER_META) };
+        } finally {
+          await store.close();
+        }
+      };
+      expect(await indexWithWorker(off)).toMatchObject({ walked: 2, unchanged: 0, rescan: 0, enqueued: 2, after: { failed: 0 }, secretScanner: 'recorded' });
+      expect(await stored()).toMatchObject({ scanner: 'off' });
+      expect((await stored()).text).toContain(token);
+      expect(await indexWithWorker(on)).toMatchObject({ walked: 2, unchanged: 0, rescan: 2, enqueued: 2, after: { failed: 0 }, secretScanner: 'recorded' });
+      const after = await stored();
+      expect(after.text).toContain('  return new Client({ token: "[REDACTED:github]" });');
+      expect(after.text).not.toContain(token);
+      expect(after.scanner).toBe(secretScannerOf(true));
     }, 120_000);
   });
 });

@@ -75,10 +75,10 @@ describe('createChunker: TypeScript', () => {
       [3, 6, 'class', 'Client', ''],
       [8, 11, 'method', 'constructor', 'Client'],
       [13, 15, 'method', 'request', 'Client'],
-      // The for statement (16-25) is over the limit: line windows that fit, each carrying the method's name.
+      // The for statement (16-25) is over the limit: line windows that fit, each carrying the method's name;
+      // `throw lastError` and the brace (26-27) join the last window (their own rows are small).
       [16, 19, 'method', 'request', 'Client'],
-      [20, 25, 'method', 'request', 'Client'],
-      [26, 27, 'method', 'request', 'Client'],
+      [20, 27, 'method', 'request', 'Client'],
       [29, 31, 'method', 'get', 'Client'],
       [33, 36, 'method', 'post', 'Client'],
     ]);
@@ -147,6 +147,31 @@ describe('createChunker: TypeScript', () => {
       [1, 10, 'function', 'resolveInside', ''],
       [12, 12, 'module', null, ''],
     ]);
+  });
+
+  it('keeps a split function\'s head with the first piece of the statement after it', () => {
+    const source = `function createArgsNormalizer (defaultOptions) {\n  return function normalizeArgs (instance, opts = {}, stream) {\n    if (typeof opts === 'string') {\n      stream = buildSafeSonicBoom({ dest: opts })\n      opts = {}\n    } else if (typeof stream === 'string') {\n      stream = buildSafeSonicBoom({ dest: stream })\n    }\n    opts = Object.assign({}, defaultOptions, opts)\n    return { opts, stream }\n  }\n}\n`;
+    // `function createArgsNormalizer (defaultOptions) {` (1) used to be a chunk alone, all header.
+    const chunks = chunkerWith(100).chunk('lib/tools.js', source);
+    expect(rows(chunks)).toEqual([
+      [1, 5, 'function', 'createArgsNormalizer', ''],
+      [6, 12, 'function', 'createArgsNormalizer', ''],
+    ]);
+    expect((chunks[1] as Chunk).header).toBe('lib/tools.js\nfunction createArgsNormalizer (defaultOptions) {');
+  });
+
+  it('keeps a split function\'s head with its first statement, dropping the signature the piece then holds from its header', () => {
+    const names = Array.from({ length: 8 }, (_, i) => `'policy${i}'`).join(', ');
+    const source = `function describeRetryPolicy (attempts, baseDelayMs, maxDelayMs) {\n  const names = [${names}]\n  return names.map((name) => name + attempts)\n}\n`;
+    // Head and statement fit only without the signature repeated in the header; the head used to be a chunk alone.
+    const chunks = chunkerWith(100).chunk('lib/retry.js', source);
+    expect(rows(chunks)).toEqual([
+      [1, 2, 'function', 'describeRetryPolicy', ''],
+      [3, 4, 'function', 'describeRetryPolicy', ''],
+    ]);
+    expect((chunks[0] as Chunk).header).toBe('lib/retry.js');
+    expect((chunks[0] as Chunk).content.startsWith('function describeRetryPolicy (attempts, baseDelayMs, maxDelayMs) {\n  const names')).toBe(true);
+    expect((chunks[1] as Chunk).header).toBe('lib/retry.js\nfunction describeRetryPolicy (attempts, baseDelayMs, maxDelayMs) {');
   });
 
   it('lets the small tail of a function (`return w` and the brace) join the last piece of its split callback', () => {
@@ -222,6 +247,34 @@ describe('createChunker: Python', () => {
     expect((chunks[4] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
   });
 
+  it('keeps a split function\'s signature with the first window of its long docstring', () => {
+    const doc = [
+      'Convenience function that returns a logger according to configuration.',
+      '',
+      '>>> from structlog import get_logger',
+      '>>> log = get_logger(y=23)',
+      '>>> log.info("hello", x=42)',
+      "y=23 x=42 event='hello'",
+      '',
+      'Args:',
+      '    args: Optional positional arguments that are passed unmodified to the',
+      '        logger factory. Therefore it depends on the factory what they mean.',
+      '    initial_values: Values that are used to pre-populate your contexts.',
+      '',
+      'Returns:',
+      '    A proxy that creates a correctly configured bound logger when',
+      '    necessary. The type of that bound logger depends on your configuration.',
+    ].map((line) => (line ? `    ${line}` : ''));
+    const source = ['def get_logger(*args, **initial_values):', '    """', ...doc, '    """', '    return wrap_logger(None, logger_factory_args=args, **initial_values)', ''].join('\n');
+    // The signature row (1) used to be a chunk alone, all header, before the docstring's windows.
+    expect(rows(chunkerWith(100).chunk('app/log.py', source))).toEqual([
+      [1, 6, 'function', 'get_logger', ''],
+      [7, 12, 'function', 'get_logger', ''],
+      [13, 18, 'function', 'get_logger', ''],
+      [19, 19, 'function', 'get_logger', ''],
+    ]);
+  });
+
   it('splits a nested class into its own members when small chunks are asked for', () => {
     expect(rows(small.chunk('app/service.py', fixture('service.py'))).slice(-3)).toEqual([
       [39, 40, 'class', 'Cursor', 'Repository'],
@@ -264,6 +317,15 @@ describe('createChunker: Markdown and windows', () => {
       [3, 5, 'window', null, ''],
       [6, 7, 'window', null, ''],
       [9, 10, 'window', null, ''],
+    ]);
+  });
+
+  it('splits the rows of the last two windows evenly instead of leaving a line alone', () => {
+    const notes = Array.from({ length: 9 }, (_, i) => `line ${i} of the notes about the release plan`).join('\n');
+    // Filling each window greedily gave [1, 8] and [9, 9].
+    expect(rows(chunkerWith(100).chunk('notes.txt', notes))).toEqual([
+      [1, 4, 'window', null, ''],
+      [5, 9, 'window', null, ''],
     ]);
   });
 

@@ -160,12 +160,32 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
   function planStatements(item: Item, meta: PieceMeta, statements: Item[], innerScopes: string[], depth: number): void {
     let partStart = item.start;
     let partEnd = (statements[0] as Item).start - 1;
+    /** Header of the current part: `meta`, or `headMeta` once the head rows joined the first statement. */
+    let partMeta = meta;
     const before = out.length;
     const flushPart = (): void => {
-      if (partEnd >= partStart) emitWhole(partStart, partEnd, meta);
+      if (partEnd >= partStart) emitWhole(partStart, partEnd, partMeta);
+      partMeta = meta;
     };
     /**
-     * The last part, when small (`return obj` and the closing brace after a windowed loop), joins the
+     * The head (the rows before the first statement: doc comment, decorators, the signature) is kept
+     * with the first statement even when both only fit without the signature in the header: that piece
+     * holds the signature row itself, so the header need not repeat it. A head alone (`def
+     * get_logger(*args):` before a long docstring) is all header, and would outrank the function's
+     * other pieces for its name.
+     */
+    const isSmallHead = (statement: Item): boolean =>
+      partStart === item.start && partEnd >= partStart && partEnd < (statements[0] as Item).start && partEnd < statement.start && ctx.lines.tokens(partStart, partEnd) < small;
+    const joinHead = (statement: Item): boolean => {
+      if (!isSmallHead(statement)) return false;
+      const headMeta: PieceMeta = { ...meta, signature: null };
+      if (tokensOf(partStart, statement.end, headMeta) > max) return false;
+      partMeta = headMeta;
+      partEnd = statement.end;
+      return true;
+    };
+    /**
+     * The last part, when its rows are small (`return obj` and the closing brace after a windowed loop), joins the
      * piece before it if that piece is this function's own or one of its callbacks' (`w.on('error',
      * (e) => {...})`: symbol null, the function in its scopes), not a nested definition's, and both fit:
      * a two-line tail alone is all header, and would outrank the function's head for its name.
@@ -177,7 +197,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         last !== undefined &&
         out.length > before &&
         ((last.symbol === meta.symbol && scopesOf(last) === scopesOf(meta)) || (last.symbol === null && scopesOf(last) === innerScopes.join('>')));
-      if (own && partEnd >= partStart && last.end < partStart && tokensOf(partStart, partEnd, meta) < small && tokensOf(last.start, partEnd, last) <= max) {
+      if (own && partEnd >= partStart && last.end < partStart && ctx.lines.tokens(partStart, partEnd) < small && tokensOf(last.start, partEnd, last) <= max) {
         last.end = partEnd;
         return;
       }
@@ -186,15 +206,20 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     for (const statement of statements) {
       const tokens = tokensOf(statement.start, statement.end, meta);
       if (tokens > max) {
-        flushPart();
         if (statement.def?.body) {
+          flushPart();
           planDefinition(statement, statement.def, metaOf(statement.def, innerScopes, null), depth + 1);
+        } else if (isSmallHead(statement)) {
+          // The head opens the first window of the statement (a docstring or a long literal over the limit).
+          emitWhole(partStart, statement.end, meta);
         } else {
+          flushPart();
           emitWhole(statement.start, statement.end, meta);
         }
         partStart = statement.end + 1;
         partEnd = statement.end;
-      } else if (partEnd >= partStart && tokensOf(partStart, statement.end, meta) > max) {
+      } else if (partEnd >= partStart && tokensOf(partStart, statement.end, partMeta) > max) {
+        if (joinHead(statement)) continue;
         flushPart();
         partStart = statement.start;
         partEnd = statement.end;

@@ -38,5 +38,39 @@ export function windowPieces(
     pieces.push({ ...meta, start: row, end: last });
     row = last + 1;
   }
+  balanceLastWindow(ctx, pieces, budget);
   return pieces;
+}
+
+/**
+ * A last window under a quarter of `budget` (content tokens) takes rows from the window before it, so
+ * that the two split their rows about evenly (at a blank row when one is near the middle): greedy
+ * filling can leave one line (`return wrapLogger(...)`) alone, a chunk that is almost all header and
+ * outranks the definition's head for its name. Leaves the windows as they are when a single line
+ * over the budget makes an even split impossible.
+ */
+function balanceLastWindow(ctx: PlanContext, pieces: Piece[], budget: number): void {
+  const last = pieces[pieces.length - 1];
+  const previous = pieces[pieces.length - 2];
+  if (!last || !previous || ctx.lines.tokens(last.start, last.end) >= budget / 4) return;
+  const total = ctx.lines.tokens(previous.start, last.end);
+  let split = -1;
+  for (let row = previous.start + 1; row <= previous.end; row++) {
+    if (ctx.lines.isBlank(row)) continue;
+    if (ctx.lines.tokens(row, last.end) > budget) continue;
+    if (ctx.lines.tokens(previous.start, row - 1) > budget) break;
+    const balance = Math.abs(ctx.lines.tokens(previous.start, row - 1) - total / 2);
+    const atBlank = ctx.lines.isBlank(row - 1);
+    if (split === -1 || balance + (atBlank ? 0 : total / 8) < bestScore(ctx, previous.start, split, total)) split = row;
+  }
+  if (split === -1) return;
+  let end = split - 1;
+  while (end > previous.start && ctx.lines.isBlank(end)) end--;
+  previous.end = end;
+  last.start = split;
+}
+
+/** How far a split at `row` is from even, plus a penalty when it does not fall after a blank row. */
+function bestScore(ctx: PlanContext, start: number, row: number, total: number): number {
+  return Math.abs(ctx.lines.tokens(start, row - 1) - total / 2) + (ctx.lines.isBlank(row - 1) ? 0 : total / 8);
 }

@@ -2,8 +2,8 @@ import { createFakeEmbedder } from '@monorag/embedder-client';
 import { describe, expect, it } from 'vitest';
 import { createIndexChunker } from './create-index-chunker.js';
 
-// 100 lines of 3 word pieces each with a vocabulary of only [UNK] (`longword` + `_` + `x`, every word unknown).
-const text = Array.from({ length: 100 }, () => 'supercalifragilisticexpialidocious_x').join('\n');
+// 200 lines of 3 word pieces each with a vocabulary of only [UNK] (`longword` + `_` + `x`, every word unknown).
+const text = Array.from({ length: 200 }, () => 'supercalifragilisticexpialidocious_x').join('\n');
 const ranges = (chunks: { startLine: number; endLine: number }[]): [number, number][] => chunks.map((c) => [c.startLine, c.endLine]);
 
 describe('createIndexChunker', () => {
@@ -11,9 +11,11 @@ describe('createIndexChunker', () => {
     const embedder = createFakeEmbedder({ vocabulary: ['[PAD]', '[UNK]'] });
     const chunker = await createIndexChunker(embedder, await embedder.info());
     // Budget 256 - 2 special tokens - 3 for the header `notes.txt` = 251 tokens: 83 lines of 3.
+    // The last window (34 lines, 102 tokens) is over a quarter of the budget, so it keeps its rows.
     expect(ranges(chunker.chunk('notes.txt', text))).toEqual([
       [1, 83],
-      [84, 100],
+      [84, 166],
+      [167, 200],
     ]);
     expect(chunker.version).toMatch(/\+wordpiece-2$/);
   });

@@ -1,4 +1,5 @@
 // Public surface of @monorag/mcp: named exports only.
 export { createMcpServer, type McpServerOptions } from './mcp-server.js';
 export { fenceCode } from './fence.js';
+export { createTrackedTransport, type TrackedTransport } from './tracked-transport.js';
 export type { IndexControl, IndexRunSummary, IndexStatus } from './index-control.js';

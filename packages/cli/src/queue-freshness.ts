@@ -1,4 +1,4 @@
-import { SECRET_SCANNER_META } from '@monorag/indexer';
+import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '@monorag/indexer';
 import type { BullmqIndexQueue, JobCounts } from '@monorag/indexer/queue';
 import type { ChunkStore } from '@monorag/store';
 
@@ -15,6 +15,17 @@ export const ENQUEUED_COMMIT_KEY = 'enqueuedCommit';
  * no failed job, it is recorded as the index's `secretScanner` ({@link SECRET_SCANNER_META}).
  */
 export const ENQUEUED_SCANNER_KEY = 'enqueuedSecretScanner';
+
+/**
+ * Before a whole-tree plan's jobs are added: records `scanner` as the one every worker must redact with
+ * ({@link REQUIRED_SCANNER_META}); a worker with another `index.redactSecrets` then refuses each job
+ * (`indexFile` throws CONFIG_INVALID, the queue fails it at once), so a drain with no failed job means every
+ * planned file was scanned with `scanner`.
+ * @throws the store's errors
+ */
+export async function requireScanner(store: Pick<ChunkStore, 'setMeta'>, scanner: string): Promise<void> {
+  await store.setMeta(REQUIRED_SCANNER_META, scanner);
+}
 
 /** What {@link recordEnqueued} records. */
 export interface EnqueuedRun {

@@ -12,7 +12,7 @@ import {
 } from '@monorag/indexer/queue';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
-import { recordDrainedQueue, recordEnqueued, type DrainRecord } from './queue-freshness.js';
+import { recordDrainedQueue, recordEnqueued, requireScanner, type DrainRecord } from './queue-freshness.js';
 
 const MAX_FILE_BYTES = 1 << 20;
 let redis: TestRedis;
@@ -39,9 +39,10 @@ async function queuedProject(queueOptions: { attempts?: number; backoffMs?: numb
 }
 type QueuedProject = Awaited<ReturnType<typeof queuedProject>>;
 
-/** What `monorag jobs enqueue` does for a whole-tree plan: plan, enqueue, record what the jobs bring the index to. */
+/** What `monorag jobs enqueue` does for a whole-tree plan: plan, require its scanner, enqueue, record what the jobs bring the index to. */
 async function enqueue({ root, store, queue }: QueuedProject, redactSecrets: boolean) {
   const plan = await planFileJobs({ root, store, maxFileBytes: MAX_FILE_BYTES, redactSecrets });
+  await requireScanner(store, plan.scanner);
   await queue.enqueue(plan.paths);
   await recordEnqueued(store, { commit: null, scanner: plan.scanner });
   return plan;
@@ -108,6 +109,32 @@ describe('queue mode re-scans unchanged files when redaction is turned on (real 
     expect(await p.store.getMeta(SECRET_SCANNER_META)).toBe(SECRET_SCANNER_ID);
     // Recorded: the next plan leaves unchanged files alone again.
     expect(await enqueue(p, true)).toEqual({ paths: [], walked: 2, unchanged: 2, rescan: 0, scanner: SECRET_SCANNER_ID });
+    await closeAll(p);
+  });
+
+  it('a worker still redacting the old way fails every job at once instead of keeping the token, and nothing is recorded until a worker with the new setting runs them', async () => {
+    // The trial's case: the enqueuer turned redaction on, a worker kept running with it off.
+    const p = await queuedProject();
+    await enqueue(p, false);
+    await work(p, false);
+    expect(await p.store.getMeta(SECRET_SCANNER_META)).toBe('off');
+
+    await enqueue(p, true);
+    const stale = await work(p, false);
+    expect(stale.outcomes).toEqual({});
+    expect(stale.drains.at(-1)).toEqual({ failed: 2, secretScanner: 'failed-jobs' });
+    expect(await p.queue.counts()).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 2 });
+    const [failed] = await p.queue.list(['failed'], 1);
+    expect(failed?.failedReason).toContain(`This worker redacts secrets with "off" (index.redactSecrets false), but the last whole-tree \`monorag jobs enqueue\` requires "${SECRET_SCANNER_ID}"`);
+    expect(await p.store.getMeta(SECRET_SCANNER_META)).toBe('off');
+
+    // Workers restarted with the enqueuer's setting; the next enqueue re-plans the re-scan and retries the failed jobs.
+    expect(await enqueue(p, true)).toMatchObject({ paths: ['src/deploy.ts', 'src/plain.ts'], rescan: 2 });
+    const fixed = await work(p, true);
+    expect(fixed.outcomes).toEqual({ 'src/deploy.ts': 'indexed', 'src/plain.ts': 'unchanged' });
+    expect(fixed.drains.at(-1)).toEqual({ failed: 0, secretScanner: 'recorded' });
+    expect(await storedText(p.store, 'src/deploy.ts')).not.toContain(p.token);
+    expect(await p.store.getMeta(SECRET_SCANNER_META)).toBe(SECRET_SCANNER_ID);
     await closeAll(p);
   });
 

@@ -1,6 +1,6 @@
 // Public surface of @monorag/indexer: named exports only.
 export { indexProject, type IndexProgress, type IndexProjectOptions, type IndexReport } from './index-project.js';
-export { SECRET_SCANNER_META, secretScannerOf } from './redact-file-text.js';
+export { REQUIRED_SCANNER_META, SECRET_SCANNER_META, secretScannerOf } from './redact-file-text.js';
 export { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from './secrets-report.js';
 export { walkProject, type SkipReason, type SkippedFile, type WalkOptions, type WalkResult, type WalkedFile } from './walk-project.js';
 export { readProjectFile, type ReadFileResult } from './read-project-file.js';

@@ -29,6 +29,14 @@ export function sameSecrets(a: Record<string, number> | undefined, b: Record<str
 export const SECRET_SCANNER_META = 'secretScanner';
 
 /**
+ * Store metadata key holding the scanner every queue worker must redact with: the one the last whole-tree
+ * `monorag jobs enqueue` (or `index` in queue mode) planned for, written before its jobs are added. A
+ * worker with another `index.redactSecrets` refuses the jobs (`indexFile` throws CONFIG_INVALID), so that
+ * no file is left scanned by a worker of the old setting while the index records the new one.
+ */
+export const REQUIRED_SCANNER_META = 'requiredSecretScanner';
+
+/**
  * The scanner a process redacts with, as {@link SECRET_SCANNER_META} records it: `SECRET_SCANNER_ID`
  * when `redact` (config `index.redactSecrets`) is on, `off` when it is off.
  */

@@ -5,7 +5,7 @@ import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../pr
 import { deleteProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
-import { recordDrain, recordEnqueued, type DrainRecord } from '../queue-freshness.js';
+import { recordDrain, recordEnqueued, requireScanner, type DrainRecord } from '../queue-freshness.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -106,10 +106,13 @@ export async function runEnqueueCommand(project: string | undefined, options: En
       root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths: options.paths,
       redactSecrets: context.config.index.redactSecrets,
     });
+    // A whole-tree plan sets the scanner every worker must use before its jobs exist: a worker with
+    // another index.redactSecrets fails them instead of leaving files scanned the old way.
+    const wholeTree = runScope(options.paths) === undefined;
+    if (wholeTree) await requireScanner(store, plan.scanner);
     const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths) };
     // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
     // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
-    const wholeTree = runScope(options.paths) === undefined;
     await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
     if (options.wait) {
       const counts = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });

@@ -1,5 +1,5 @@
-import { Worker, type Job } from 'bullmq';
-import type { Logger } from '@monorag/shared';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { ErrorCode, MonoragError, type Logger } from '@monorag/shared';
 import type { FileJobData, FileJobProgress, FileJobResult } from './file-job.js';
 import { indexQueueName } from './file-job.js';
 import { createRedisConnection, REDIS_CONNECT_TIMEOUT_MS, waitForRedis, watchConnectionLoss } from './redis-connection.js';
@@ -49,7 +49,9 @@ export interface BullmqIndexWorker {
 /**
  * Starts a BullMQ worker on `project`'s file-job queue. Each job runs in a span `index file` that
  * continues the trace of the enqueuing span (context from the job data); progress goes to BullMQ
- * (`job.updateProgress`, seen by QueueEvents listeners). Failures are retried by the queue's backoff.
+ * (`job.updateProgress`, seen by QueueEvents listeners). Failures are retried by the queue's backoff,
+ * except a CONFIG_INVALID `MonoragError` (a worker configured unlike the enqueuer), which fails the job at
+ * once: retrying cannot change the worker's configuration.
  * Once started, a lost Redis connection is retried for ever, with one warning when it is lost and
  * one when it is back (not one per reconnection attempt).
  * @throws MonoragError QUEUE_UNAVAILABLE (naming REDIS_URL and the address) when Redis does not
@@ -78,6 +80,9 @@ export async function startBullmqIndexWorker({
       withJobSpan('index file', job.data.trace ?? {}, { 'monorag.project': project, 'monorag.path': job.data.path }, async () => {
         const result = await processFile(job.data, async (progress) => {
           await job.updateProgress(progress as unknown as Record<string, unknown>);
+        }).catch((error: unknown) => {
+          if (error instanceof MonoragError && error.code === ErrorCode.CONFIG_INVALID) throw new UnrecoverableError(error.message);
+          throw error;
         });
         logger?.info({ path: job.data.path, outcome: result.outcome, chunks: result.chunks, job: job.id, attempt: job.attemptsMade + 1 }, 'file job done');
         return result;

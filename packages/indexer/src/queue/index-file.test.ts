@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { indexProject } from '../index-project.js';
-import { SECRET_SCANNER_META } from '../redact-file-text.js';
+import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '../redact-file-text.js';
 import { openTestIndex } from '../test-index.js';
 import { indexFile } from './index-file.js';
 import { writeTokenProject } from './testing/token-project.js';
@@ -9,6 +9,25 @@ import { writeTokenProject } from './testing/token-project.js';
 /** The chunk text stored for `file`, joined. */
 const storedText = async (store: { chunksOfFile(path: string): Promise<{ content: string }[]> }, file: string): Promise<string> =>
   (await store.chunksOfFile(file)).map((c) => c.content).join('\n');
+
+describe('indexFile with a worker configured unlike the enqueuer', () => {
+  it('refuses the job (CONFIG_INVALID naming both scanners) and leaves the index as it was', async () => {
+    const { root, token } = writeTokenProject();
+    const base = await openTestIndex(root);
+    await indexProject({ ...base, redactSecrets: false });
+    await base.store.setMeta(REQUIRED_SCANNER_META, SECRET_SCANNER_ID);
+    const writeFile = vi.spyOn(base.store, 'writeFile');
+    await expect(indexFile({ ...base, path: 'src/deploy.ts', redactSecrets: false })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining(`This worker redacts secrets with "off" (index.redactSecrets false), but the last whole-tree \`monorag jobs enqueue\` requires "${SECRET_SCANNER_ID}"`),
+    });
+    expect(writeFile).not.toHaveBeenCalled();
+    expect(await storedText(base.store, 'src/deploy.ts')).toContain(token);
+    // A worker with the required setting goes ahead.
+    expect(await indexFile({ ...base, path: 'src/deploy.ts' })).toEqual({ path: 'src/deploy.ts', outcome: 'indexed', chunks: 1 });
+    await base.store.close();
+  });
+});
 
 describe('indexFile on an unchanged file (the secret re-scan)', () => {
   it('index written with redaction off, worker redacting: a file with no secret stays unchanged with no store write', async () => {

@@ -7,7 +7,7 @@ import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from '../embed-chunks.js';
 import { isGeneratedText } from '../detect-generated.js';
 import { readProjectFile } from '../read-project-file.js';
-import { SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from '../redact-file-text.js';
+import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from '../redact-file-text.js';
 import type { FileJobProgress, FileJobResult } from './file-job.js';
 
 /** Options of {@link indexFile}. */
@@ -44,10 +44,24 @@ export interface IndexFileOptions {
  * at the job, so a job that was waiting, or failed and is retried, since before a re-scan was planned
  * ({@link planFileJobs}) is re-scanned as well. The meta is written once the queue has drained with no
  * failed job (the CLI's `recordDrainedQueue`), after which unchanged files are skipped without a scan.
- * @throws MonoragError `FILE_UNREADABLE` for a file that exists but cannot be read (the job is retried),
+ * Before anything else, a worker whose scanner is not the one the last whole-tree enqueue requires
+ * ({@link REQUIRED_SCANNER_META}) refuses the job: CONFIG_INVALID naming both settings (the queue
+ * fails such a job at once, without retries).
+ * @throws MonoragError `CONFIG_INVALID` for a worker whose `redactSecrets` differs from the enqueuer's,
+ *   `FILE_UNREADABLE` for a file that exists but cannot be read (the job is retried),
  *   or whose secret scan fails, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
  */
 export async function indexFile({ root, path: rel, store, chunker, embedder, maxFileBytes, redactSecrets = true, onProgress }: IndexFileOptions): Promise<FileJobResult> {
+  const scanner = secretScannerOf(redactSecrets);
+  const required = await store.getMeta(REQUIRED_SCANNER_META);
+  if (required !== undefined && required !== scanner) {
+    throw new MonoragError(
+      ErrorCode.CONFIG_INVALID,
+      `This worker redacts secrets with "${scanner}" (index.redactSecrets ${redactSecrets}), but the last whole-tree ` +
+        `\`monorag jobs enqueue\` requires "${required}" ("off" is index.redactSecrets false); ${rel} was not indexed. ` +
+        'Give the workers the same index.redactSecrets as the enqueuer, restart them, then run `monorag jobs enqueue` again.',
+    );
+  }
   const absPath = path.join(root, ...rel.split('/'));
   const gone = async (): Promise<FileJobResult> => {
     await store.deleteFile(rel);
@@ -67,7 +81,7 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   const previous = await store.getFile(rel);
   const same = previous !== undefined && previous.contentHash === read.contentHash;
   const unchanged: FileJobResult = { path: rel, outcome: 'unchanged', chunks: previous?.chunkCount ?? 0 };
-  if (same && (await store.getMeta(SECRET_SCANNER_META)) === secretScannerOf(redactSecrets)) return unchanged;
+  if (same && (await store.getMeta(SECRET_SCANNER_META)) === scanner) return unchanged;
   const redacted = await redactFileText(rel, read.text, redactSecrets);
   if (same && sameSecrets(previous.secrets, redacted.secrets)) return unchanged;
   await onProgress?.({ path: rel, phase: 'read', chunks: 0 });

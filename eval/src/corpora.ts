@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,4 +32,13 @@ export function readCorpora(): Corpus[] {
     corpora: (Omit<Corpus, 'root' | 'registry' | 'ignore'> & Partial<Pick<Corpus, 'registry' | 'ignore'>>)[];
   };
   return corpora.map((c) => ({ ...c, registry: c.registry ?? 'npm', ignore: c.ignore ?? [], root: path.join(EVAL_DIR, '.corpora', `${c.name}-${c.version}`) }));
+}
+
+/**
+ * Runs eval/fetch-corpora.mjs: downloads each corpus of eval/corpora.json not yet under eval/.corpora/
+ * and checks its sha256 (progress on stderr). Synchronous.
+ * @throws Error when the script fails (a download or a checksum), after it has said why on stderr
+ */
+export function fetchCorpora(): void {
+  execFileSync(process.execPath, [path.join(EVAL_DIR, 'fetch-corpora.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
 }

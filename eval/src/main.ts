@@ -3,7 +3,6 @@
 // Flags: --check (fail when the main row falls below eval/baseline.json), --write-baseline,
 // --ranker <row id> (the row checked; e.g. `dense` shows the gate failing), --only <ids,...>,
 // --cache-dir <dir> (indexes, embedding cache and embedder state; default eval/.cache).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRetriever } from '@monorag/retriever';
@@ -11,7 +10,7 @@ import { createLogger } from '@monorag/shared';
 import { ABLATIONS, MAIN_ABLATION } from './ablations.js';
 import { createCachedEmbedder } from './cached-embedder.js';
 import { checkBaseline, type Baseline } from './check-baseline.js';
-import { EVAL_DIR } from './corpora.js';
+import { EVAL_DIR, fetchCorpora } from './corpora.js';
 import { readGolden } from './golden.js';
 import { readArgsOrExit } from './read-args.js';
 import { CACHE_DIR, indexAll, type ChunkingVariant } from './index-all.js';
@@ -53,7 +52,7 @@ if (!mainRow) {
   process.exit(2);
 }
 
-execFileSync(process.execPath, [path.join(EVAL_DIR, 'fetch-corpora.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+fetchCorpora();
 const logger = createLogger({ level: 'warn' });
 const cacheDir = path.resolve(flags['cache-dir'] ?? CACHE_DIR);
 const model = await openEmbedder(cacheDir, logger);

@@ -23,4 +23,18 @@ describe('formatResults', () => {
     const lines = formatResults(response, 6, [{ dense: 4, bm25: null, rrf: 2, intent: 1 }]).split('\n');
     expect(lines.slice(0, 3)).toEqual(['src/a.ts:3-9  f  0.03000', '  ranks: dense 4, bm25 -, rrf 2, intent 1', '    function f() {}']);
   });
+
+  it('ends the footer with the staleness warning when the tree has moved on, and prints none when fresh', () => {
+    const stale = {
+      ...index, indexedAt: '2026-01-01T00:00:00.000Z', indexedCommit: 'aaaaaaaaaaaabbbb', headCommit: 'ccccccccccccdddd', pendingChanges: 2, stale: true,
+      warning: 'Results may be out of date: HEAD is cccccccccccc but the index reflects aaaaaaaaaaaa; 2 changed path(s) are waiting to be indexed.',
+    };
+    const response: SearchResponse = { results: [], mode: 'hybrid', index: stale, warnings: [] };
+    expect(formatResults(response)).toBe(
+      'No results.\n' +
+        '(hybrid; index of 1 files, 1 chunks, updated 2026-01-01T00:00:00.000Z)\n' +
+        '(Stale index: Results may be out of date: HEAD is cccccccccccc but the index reflects aaaaaaaaaaaa; 2 changed path(s) are waiting to be indexed.)\n',
+    );
+    expect(formatResults({ ...response, index })).toBe('No results.\n(hybrid; index of 1 files, 1 chunks, updated never)\n');
+  });
 });

@@ -3,7 +3,9 @@ import { printablePath } from '@monorag/shared';
 
 /**
  * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented
- * snippet. Warnings are not part of it: the command writes them to stderr. A path with control
+ * snippet, and a footer: the mode and the index's size and age, then, when the tree has moved on from the
+ * index, `(Stale index: <warning>)` (the wording of the MCP tools' `> Stale index:` line). The search's
+ * own warnings (`response.warnings`) are not part of it: the command writes them to stderr. A path with control
  * characters is printed quoted with escapes, so every result header stays one line. With `ranks`
  * (`search --explain`, one entry per result), a `ranks:` line follows each header: the result's rank
  * in each stage, `-` where the stage's list lacks it.
@@ -22,5 +24,6 @@ export function formatResults(response: SearchResponse, snippetLines = 6, ranks?
   }
   const idx = response.index;
   out.push(`(${response.mode}; index of ${idx.files} files, ${idx.chunks} chunks, updated ${idx.indexedAt ?? 'never'})`);
+  if (idx.warning) out.push(`(Stale index: ${idx.warning})`);
   return `${out.join('\n')}\n`;
 }

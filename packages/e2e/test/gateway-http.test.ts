@@ -177,6 +177,20 @@ describe('monorag gateway: REST', () => {
     expect(((await huge.json()) as { error: unknown }).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining("over the gateway's limit of 1 MB") });
   });
 
+  it('answers a search body not sent as JSON with 415 naming the Content-Type it had', async () => {
+    const body = JSON.stringify({ query: 'slug' });
+    const plain = await fetch(`${gateway.url}/v1/search`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain' }, body });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toEqual({
+      error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be JSON sent with Content-Type: application/json; this request has Content-Type: text/plain.' },
+    });
+    const none = await fetch(`${gateway.url}/v1/search`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: new Uint8Array(Buffer.from(body)) });
+    expect(none.status).toBe(415);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toBe(
+      'The request body must be JSON sent with Content-Type: application/json; this request has no Content-Type.',
+    );
+  });
+
   it('refuses a foreign or empty Host with the gateway\'s error shape (a JSON-RPC error on /mcp)', async () => {
     for (const route of ['/health', '/v1/status']) {
       const foreign = await getWithHost(route, 'evil.example:7700');

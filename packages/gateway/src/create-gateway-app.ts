@@ -8,7 +8,7 @@ import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.js'
 import { createHealthHandler, type HealthProbes } from './health-route.js';
 import { hostValidation } from './host-validation.js';
 import { sendError, sendThrown } from './http-error.js';
-import { jsonBody, jsonBodyErrors } from './json-body.js';
+import { jsonBody, jsonBodyErrors, requireJsonBody } from './json-body.js';
 import { createMcpSessions, type McpSessions } from './mcp-sessions.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { requestLog } from './request-log.js';
@@ -89,7 +89,7 @@ export function createGatewayApp({
   app.use(jsonBody());
 
   app.all('/mcp', (req, res) => sessions.handle(req, res, req.body));
-  app.post('/v1/search', createSearchHandler(served, { maxQueryChars }));
+  app.post('/v1/search', requireJsonBody(), createSearchHandler(served, { maxQueryChars }));
   app.get('/v1/status', createStatusHandler(readStatus));
   app.get('/v1/file', createFileHandler(served));
   app.get('/health', createHealthHandler(probes, Date.now()));

@@ -20,6 +20,8 @@ export type HttpErrorCode =
   | 'HOST_NOT_ALLOWED'
   /** The request body is over the 1 MB limit (413). */
   | 'PAYLOAD_TOO_LARGE'
+  /** A body-carrying REST request without `Content-Type: application/json` (415). */
+  | 'UNSUPPORTED_MEDIA_TYPE'
   /** A failure that is not a MonoragError: a defect (500). */
   | 'INTERNAL';
 

@@ -10,6 +10,24 @@ export function jsonBody(): RequestHandler {
   return express.json({ limit: MAX_BODY_BYTES });
 }
 
+/**
+ * Refuses a request whose body is not declared JSON (no `Content-Type`, or `text/plain`, a form...):
+ * 415 `UNSUPPORTED_MEDIA_TYPE` naming the type sent. Without it {@link jsonBody} leaves such a body
+ * unread and the route would report every field as missing.
+ */
+export function requireJsonBody(): RequestHandler {
+  return (req, res, next) => {
+    if (req.is('application/json')) return next();
+    const sent = req.headers['content-type'];
+    sendError(
+      res,
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The request body must be JSON sent with Content-Type: application/json; this request has ${sent ? `Content-Type: ${sent}` : 'no Content-Type'}.`,
+    );
+  };
+}
+
 /** True when `text` is JSON, just not an object or array (`null`, `3`, `"x"`): strict parsing refuses it. */
 function isJsonScalar(text: unknown): boolean {
   if (typeof text !== 'string') return false;

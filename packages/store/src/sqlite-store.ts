@@ -4,6 +4,7 @@ import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-
 import { chunkColumns, rowToChunk, rowToFile, rowToSymbol, type ChunkRow, type FileRow, type SymbolRow } from './sqlite/chunk-row.js';
 import { prefixRange } from './sqlite/prefix-range.js';
 import { checkAge } from './check-age.js';
+import { summariseProblems } from './sqlite/summarise-problems.js';
 import { decodeVector } from './sqlite/vector-codec.js';
 import { getCachedRows, importCacheRows, pruneCacheRows, putCachedRows } from './sqlite/embedding-cache.js';
 import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
@@ -176,7 +177,7 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
       guard('pass its integrity check', () => {
         const problems = db.pragma('quick_check', { simple: false }) as { quick_check: string }[];
         const first = problems[0]?.quick_check ?? 'ok';
-        if (first !== 'ok') throw Object.assign(new Error(first), { code: 'SQLITE_CORRUPT' });
+        if (first !== 'ok') throw Object.assign(new Error(summariseProblems(problems.map((p) => p.quick_check))), { code: 'SQLITE_CORRUPT' });
       }),
 
     importEmbeddingCache: (from) =>

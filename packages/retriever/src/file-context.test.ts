@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,5 +106,21 @@ describe('readFileContext', () => {
 
   it('refuses the sibling directory that shares the root name as a prefix', async () => {
     await expect(readFileContext({ root, path: path.join(sibling, 'key.txt') })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_PROJECT' });
+  });
+
+  it('refuses a named pipe as not a regular file, at once, without opening it for a read that would block', async () => {
+    execFileSync('mkfifo', [path.join(root, 'src', 'pipe')]);
+    const refused = readFileContext({ root, path: 'src/pipe' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'Argument "path": src/pipe is a named pipe (FIFO), not a regular file; only regular files can be read.',
+    });
+  }, 5_000);
+
+  it('refuses a directory, naming it', async () => {
+    await expect(readFileContext({ root, path: 'src' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'Argument "path": src is a directory, not a regular file; only regular files can be read.',
+    });
   });
 });

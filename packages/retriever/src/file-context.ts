@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import { ErrorCode, MonoragError, decodeText, holdsPrivateKey } from '@monorag/shared';
 import { findSecrets, redactSecrets } from '@monorag/secrets';
 import { resolveProjectPath } from './project-path.js';
+import { readRegularFile } from './read-regular-file.js';
 import { spansInLines } from './spans-in-lines.js';
 
 /** Options of {@link readFileContext}. */
@@ -76,8 +76,9 @@ function cutLineAt(line: string, maxChars: number): string {
  * was ever indexed. Secrets in the file are replaced by `[REDACTED:<rule>]` (as the indexer does,
  * whatever the index holds; `redacted` counts those in the lines returned); line numbers, line counts and
  * the `maxChars` bound apply to the redacted text.
- * @throws MonoragError `INVALID_ARGUMENT` (bad range, or startLine past the end of the file, naming
- *   the argument), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
+ * @throws MonoragError `INVALID_ARGUMENT` (bad range, startLine past the end of the file, naming
+ *   the argument; a path that is not a regular file, such as a directory or a named pipe, which is
+ *   never read from), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
  *   private key), `NOT_FOUND`, `FILE_UNREADABLE` (also when the secret scan fails).
  */
 export async function readFileContext(options: FileContextOptions): Promise<FileContext> {
@@ -95,19 +96,7 @@ export async function readFileContext(options: FileContextOptions): Promise<File
       `Argument "path": ${target.rel} is excluded by the project's ignore rules (.gitignore, .monoragignore, or monorag's defaults for secrets, .git and dependencies); it is not served.`,
     );
   }
-  const info = await stat(target.abs);
-  if (!info.isFile()) {
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${target.rel || '.'} is a directory, not a file.`);
-  }
-  if (info.size > maxFileBytes) {
-    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is ${info.size} bytes, over the ${maxFileBytes}-byte limit for reading.`);
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(target.abs);
-  } catch (error) {
-    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${target.rel}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { cause: error });
-  }
+  const bytes = await readRegularFile(target.abs, target.rel, maxFileBytes);
   const decoded = decodeText(bytes);
   if (decoded.kind === 'binary') {
     throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is a binary file.`);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ErrorCode, MonoragError, isMonoragError } from '@monorag/shared';
 
 /** SQLite result codes (better-sqlite3's `error.code`) that mean the file itself is damaged or not a database. */
@@ -9,11 +10,20 @@ export function isDamagedStoreError(error: unknown): boolean {
   return typeof code === 'string' && DAMAGED_CODES.test(code);
 }
 
+/** Whether `error` is SQLite refusing to write (`SQLITE_READONLY*`: the file, its `-wal` / `-shm` companions or their directory is not writable). */
+export function isReadOnlyStoreError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
+}
+
 /**
  * Runs `fn`; a MonoragError passes through unchanged, any other error (SQLITE_BUSY, disk full, a
  * corrupt file) becomes `STORE_FAILED` naming the file and the action, with the original as `cause`.
  * A damaged file ({@link isDamagedStoreError}) gets a message that says how to recover: the index is
- * derived data, so `monorag index --rebuild` builds it anew from the project.
+ * derived data, so `monorag index --rebuild` builds it anew from the project. A read-only file
+ * ({@link isReadOnlyStoreError}) gets one that names the three files SQLite writes (the index, its
+ * `-wal` and `-shm`) and their directory: after a run on a read-only index the companions are left
+ * read-only too, so making the index file alone writable is not enough.
  */
 export function guardStore<T>(file: string, action: string, fn: () => T): T {
   try {
@@ -25,7 +35,9 @@ export function guardStore<T>(file: string, action: string, fn: () => T): T {
       ErrorCode.STORE_FAILED,
       isDamagedStoreError(error)
         ? `The index ${file} is damaged and could not ${action} (${message}). It holds nothing that cannot be rebuilt: run \`monorag index --rebuild\` on its project (or delete the file and run \`monorag index\`).`
-        : `The index ${file} could not ${action}: ${message}.`,
+        : isReadOnlyStoreError(error)
+          ? `The index ${file} could not ${action}: it is read-only (${message}). SQLite writes the index file, ${path.basename(file)}-wal and ${path.basename(file)}-shm beside it, and needs their directory writable: make all of them writable by this user (e.g. \`chmod u+w ${path.dirname(file)} ${file}*\`).`
+          : `The index ${file} could not ${action}: ${message}.`,
       { cause: error },
     );
   }

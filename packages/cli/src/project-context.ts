@@ -29,7 +29,7 @@ export const STORE_FILE_NAME = 'index.sqlite';
 export function resolveProjectRoot(input: string | undefined, argName: string): string {
   const wanted = path.resolve(input ?? '.');
   if (!existsSync(wanted)) {
-    throw new MonoragError(ErrorCode.NOT_FOUND, `${argName}: ${wanted} does not exist. Give the path of a directory to index.`);
+    throw new MonoragError(ErrorCode.NOT_FOUND, `${argName}: ${wanted} does not exist. Give the path of the project's directory.`);
   }
   const real = realpathSync(wanted);
   if (!statSync(real).isDirectory()) {

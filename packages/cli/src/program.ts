@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { RANKING_STAGES } from '@monorag/retriever';
 import { runEmbedderStopCommand } from './commands/embedder-command.js';
 import { runGatewayCommand } from './commands/gateway-command.js';
 import { runHooksInstallCommand, runHooksUninstallCommand } from './commands/hooks-command.js';
@@ -55,7 +56,7 @@ export function createProgram(): Command {
     .option('--language <id>', 'only results of this language (e.g. typescript or ts, python or py, markdown or md)')
     .option('--lexical', 'BM25 only; needs no embedding model')
     .option('--json', 'print {"results":[...]} as JSON on stdout and nothing else')
-    .option('--explain', "show each result's rank in every ranking stage (dense, bm25, symbol, rrf, intent)")
+    .option('--explain', `show each result's rank in every ranking stage (${RANKING_STAGES.join(', ')})`)
     .action(async (query: string, opts) => {
       await runSearchCommand(query, opts);
     });

@@ -174,10 +174,10 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
      * get_logger(*args):` before a long docstring) is all header, and would outrank the function's
      * other pieces for its name.
      */
-    const isSmallHead = (statement: Item): boolean =>
-      partStart === item.start && partEnd >= partStart && partEnd < (statements[0] as Item).start && partEnd < statement.start && ctx.lines.tokens(partStart, partEnd) < small;
+    const isSmallHead = (): boolean =>
+      partStart === item.start && partEnd >= partStart && partEnd < (statements[0] as Item).start && ctx.lines.tokens(partStart, partEnd) < small;
     const joinHead = (statement: Item): boolean => {
-      if (!isSmallHead(statement)) return false;
+      if (!isSmallHead()) return false;
       const headMeta: PieceMeta = { ...meta, signature: null };
       if (tokensOf(partStart, statement.end, headMeta) > max) return false;
       partMeta = headMeta;
@@ -209,7 +209,7 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         if (statement.def?.body) {
           flushPart();
           planDefinition(statement, statement.def, metaOf(statement.def, innerScopes, null), depth + 1);
-        } else if (isSmallHead(statement)) {
+        } else if (isSmallHead()) {
           // The head opens the first window of the statement (a docstring or a long literal over the limit).
           emitWhole(partStart, statement.end, meta);
         } else {

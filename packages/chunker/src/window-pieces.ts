@@ -55,22 +55,22 @@ function balanceLastWindow(ctx: PlanContext, pieces: Piece[], budget: number): v
   if (!last || !previous || ctx.lines.tokens(last.start, last.end) >= budget / 4) return;
   const total = ctx.lines.tokens(previous.start, last.end);
   let split = -1;
+  let best = Infinity;
   for (let row = previous.start + 1; row <= previous.end; row++) {
     if (ctx.lines.isBlank(row)) continue;
     if (ctx.lines.tokens(row, last.end) > budget) continue;
-    if (ctx.lines.tokens(previous.start, row - 1) > budget) break;
-    const balance = Math.abs(ctx.lines.tokens(previous.start, row - 1) - total / 2);
-    const atBlank = ctx.lines.isBlank(row - 1);
-    if (split === -1 || balance + (atBlank ? 0 : total / 8) < bestScore(ctx, previous.start, split, total)) split = row;
+    const before = ctx.lines.tokens(previous.start, row - 1);
+    if (before > budget) break;
+    // How far from even, plus a penalty when the cut does not fall after a blank row.
+    const score = Math.abs(before - total / 2) + (ctx.lines.isBlank(row - 1) ? 0 : total / 8);
+    if (score < best) {
+      best = score;
+      split = row;
+    }
   }
   if (split === -1) return;
   let end = split - 1;
   while (end > previous.start && ctx.lines.isBlank(end)) end--;
   previous.end = end;
   last.start = split;
-}
-
-/** How far a split at `row` is from even, plus a penalty when it does not fall after a blank row. */
-function bestScore(ctx: PlanContext, start: number, row: number, total: number): number {
-  return Math.abs(ctx.lines.tokens(start, row - 1) - total / 2) + (ctx.lines.isBlank(row - 1) ? 0 : total / 8);
 }

@@ -89,4 +89,9 @@ describe('MCP tools', () => {
     const result = await call('search_code', { query: 'f' });
     expect(result.text.split('\n')).toContain('### 1. "odd\\nname.ts":1-2 `f` (function, score 0.5)');
   });
+
+  it('search_code counts one result in the singular', async () => {
+    const result = await call('search_code', { query: 'f' });
+    expect(result.text.split('\n')[0]).toBe('1 result for the query.');
+  });
 });

@@ -65,7 +65,7 @@ export function registerSearchCodeTool(
             `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${hit.symbol ? ` \`${hit.symbol}\`` : ''} (${hit.kind}, score ${hit.score})\n` +
             fenceCode(hit.snippet, hit.language),
         );
-        const header = response.results.length === 0 ? 'No results.' : `${response.results.length} results for the query.`;
+        const header = response.results.length === 0 ? 'No results.' : `${response.results.length} ${response.results.length === 1 ? 'result' : 'results'} for the query.`;
         const text = [header, ...response.warnings.map((w) => `> Warning: ${w}`), ...parts, formatFreshness(response.index)].join('\n\n');
         return { content: [{ type: 'text', text }], structuredContent: { ...response } };
       } catch (error) {

@@ -1,3 +1,4 @@
+import { SECRET_SCANNER_META } from '@monorag/indexer';
 import type { IndexFreshness } from '@monorag/retriever';
 import type { FileRecord, IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
@@ -40,15 +41,27 @@ export interface StatusReport extends IndexFreshness {
   indexFile: string;
   identity: IndexIdentity;
   fallbacks: FallbackSummary;
-  /** Secrets replaced by `[REDACTED:<rule>]` in the indexed text, summed over the manifest (counts and paths, never values). */
-  secrets: IndexSecrets;
+  /**
+   * Secrets replaced by `[REDACTED:<rule>]` in the indexed text, summed over the manifest (counts and paths,
+   * never values), and `scanner`: the secret scanner the index was last completely redacted with
+   * (`SECRET_SCANNER_ID`; `off` when `index.redactSecrets` was false; null when none is recorded yet).
+   */
+  secrets: IndexSecrets & { scanner: string | null };
 }
 
 /** Reads the {@link StatusReport} of an open index: its freshness (against the work tree), identity and fallbacks. */
 export async function readStatusReport(context: ProjectContext, index: OpenIndex): Promise<StatusReport> {
   const freshness = await index.readFreshness();
   const files = await index.store.listFiles();
-  return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks: fallbackSummary(files), secrets: indexSecrets(files) };
+  const scanner = (await index.store.getMeta(SECRET_SCANNER_META)) ?? null;
+  return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks: fallbackSummary(files), secrets: { ...indexSecrets(files), scanner } };
+}
+
+/** How `status` names the index's secret scanner: the text is only as redacted as it says. */
+function scannerLine(scanner: string | null): string {
+  if (scanner === null) return 'no secret scanner recorded yet';
+  if (scanner === 'off') return 'redaction off: index.redactSecrets was false, secrets are indexed as written';
+  return `scanner ${scanner}`;
 }
 
 /** `monorag status`: what the index holds and how fresh it is. */
@@ -68,7 +81,8 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
         `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
         `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}${status.indexing ? ' A run is in progress.' : ''}\n` +
         `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n` +
-        `Secrets redacted: ${formatSecrets(status.secrets)}${status.secrets.examples.length > 0 ? `: ${status.secrets.examples.join(', ')}${status.secrets.files > status.secrets.examples.length ? ', ...' : ''}` : ''}\n`,
+        `Secrets redacted: ${formatSecrets(status.secrets)}${status.secrets.examples.length > 0 ? `: ${status.secrets.examples.join(', ')}${status.secrets.files > status.secrets.examples.length ? ', ...' : ''}` : ''}` +
+        ` (${scannerLine(status.secrets.scanner)})\n`,
     );
   } finally {
     await index.close();

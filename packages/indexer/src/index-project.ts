@@ -10,7 +10,7 @@ import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
-import { SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
+import { SECRET_SCANNER_META, needsSecretRescan, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
 import { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from './secrets-report.js';
 
 /** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
@@ -144,7 +144,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const redact = options.redactSecrets ?? true;
   const scanner = secretScannerOf(redact);
   // Indexed with another scanner (or before redaction existed): unchanged files are scanned again.
-  const rescan = manifest.size > 0 && (await store.getMeta(SECRET_SCANNER_META)) !== scanner;
+  const rescan = await needsSecretRescan(store, scanner, manifest.size);
   onProgress?.({ ...progress });
 
   let pending: PendingFile[] = [];

@@ -1,4 +1,5 @@
 import { findSecrets, redactSecrets, SECRET_SCANNER_ID, summariseSecrets } from '@monorag/secrets';
+import type { ChunkStore } from '@monorag/store';
 
 /** A file's text as the index keeps it. */
 export interface RedactedText {
@@ -42,4 +43,14 @@ export const REQUIRED_SCANNER_META = 'requiredSecretScanner';
  */
 export function secretScannerOf(redact: boolean): string {
   return redact ? SECRET_SCANNER_ID : 'off';
+}
+
+/**
+ * Whether an index that holds files (`indexedFiles` > 0) was written with another scanner than `scanner`,
+ * or by a version that recorded none ({@link SECRET_SCANNER_META}): its unchanged files must be scanned
+ * again. The rule of both the in-process run (`indexProject`) and the queue's plan (`planFileJobs`).
+ * @throws the store's errors
+ */
+export async function needsSecretRescan(store: Pick<ChunkStore, 'getMeta'>, scanner: string, indexedFiles: number): Promise<boolean> {
+  return indexedFiles > 0 && (await store.getMeta(SECRET_SCANNER_META)) !== scanner;
 }

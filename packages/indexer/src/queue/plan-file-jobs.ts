@@ -1,6 +1,6 @@
 import type { ChunkStore } from '@monorag/store';
 import { readProjectFile } from '../read-project-file.js';
-import { SECRET_SCANNER_META, secretScannerOf } from '../redact-file-text.js';
+import { needsSecretRescan, secretScannerOf } from '../redact-file-text.js';
 import { walkProject } from '../walk-project.js';
 import { inScope, runScope } from '../path-scope.js';
 
@@ -33,14 +33,14 @@ export interface FileJobPlan {
   unchanged: number;
   /**
    * Walked files whose content hash equals the manifest's, planned anyway because the index was written
-   * with another secret scanner (store meta {@link SECRET_SCANNER_META}; absent counts as another):
+   * with another secret scanner (store meta `secretScanner`; absent counts as another, see {@link needsSecretRescan}):
    * a worker scans each again and re-chunks it if its redaction differs. Included in `paths`; 0 when
    * the manifest is empty (every file is new).
    */
   rescan: number;
   /**
    * The scanner the planned jobs bring the index to ({@link secretScannerOf} of `redactSecrets`): once
-   * every job of a full plan has succeeded, it is the index's {@link SECRET_SCANNER_META}.
+   * every job of a full plan has succeeded, it is the index's `secretScanner` meta.
    */
   scanner: string;
 }
@@ -50,7 +50,7 @@ export interface FileJobPlan {
  * embedding anything: the work goes to queue workers. Binary, generated and unreadable files are
  * left to the worker, which removes them from the index or retries. With `paths`, only files under
  * them are walked, and only indexed files under them that left the tree are planned for deletion.
- * When the store's {@link SECRET_SCANNER_META} differs from `scanner`, unchanged text files (under
+ * When the store's `secretScanner` meta differs from `scanner`, unchanged text files (under
  * `paths`, if given) are planned as well, for {@link indexFile} to scan again (see `rescan`).
  * @throws MonoragError `INVALID_ARGUMENT` for a path that is absolute or leaves the root; the store's errors.
  */
@@ -59,8 +59,7 @@ export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, pa
   const walk = await walkProject({ root, maxFileBytes, extraIgnores, scope });
   const manifest = new Map((await store.listFiles()).map((f) => [f.path, f.contentHash]));
   const scanner = secretScannerOf(redactSecrets);
-  // Indexed with another scanner (or by a version that recorded none): unchanged files are scanned again.
-  const rescanning = manifest.size > 0 && (await store.getMeta(SECRET_SCANNER_META)) !== scanner;
+  const rescanning = await needsSecretRescan(store, scanner, manifest.size);
   const paths: string[] = [];
   let unchanged = 0;
   let rescan = 0;

@@ -49,6 +49,13 @@ describe('monorag search --language and --path', () => {
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain(`monorag: --path: /etc is outside the project ${repo}; give a path inside it`);
   });
+
+  it('names --limit, and the setting that bounds it, when it asks for more results than search.maxLimit (exit 2)', async () => {
+    const run = await runCli(['search', 'x', '--lexical', '--project', repo, '--limit', '51'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe("monorag: --limit: at most 50 results (the project's search.maxLimit); got 51.");
+    expect((await search('--limit', '50')).length).toBeGreaterThan(0);
+  });
 });
 
 describe('monorag search --explain', () => {

@@ -1,6 +1,6 @@
 import { resolveLanguageId } from '@monorag/chunker';
 import { analyseQuery, INTENT_FACTORS, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
-import type { ScoredChunk } from '@monorag/shared';
+import { ErrorCode, MonoragError, type ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
 import { createProjectContext } from '../project-context.js';
@@ -26,10 +26,14 @@ export interface SearchCommandOptions {
  * `RANKING_STAGES` as a key, `null` where the stage did not run or its list lacks the result; text:
  * the stages that ran), and the query's intent with the factors that weighted prose and code (and
  * test files, when the test-file prior ran).
- * @throws MonoragError `INVALID_ARGUMENT` for an unknown language, `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
+ * @throws MonoragError `INVALID_ARGUMENT` for an unknown language or a `--limit` over `search.maxLimit`, `PATH_OUTSIDE_PROJECT` for a `--path` outside the project.
  */
 export async function runSearchCommand(query: string, options: SearchCommandOptions): Promise<SearchResponse> {
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
+  const { maxLimit } = context.config.search;
+  if (options.limit !== undefined && options.limit > maxLimit) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `--limit: at most ${maxLimit} results (the project's search.maxLimit); got ${options.limit}.`);
+  }
   const language = options.language === undefined ? undefined : resolveLanguageId(options.language, '--language');
   const pathPrefix = options.path === undefined ? undefined : resolvePathPrefix(context.root, options.path, '--path');
   const index = await openRetriever(context);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ErrorCode, MonoragError, type Chunk, type CodeSymbol, type FileRecord, type IndexIdentity, type Logger } from '@monorag/shared';
 import type { ChunkStore, QueryOptions, StoreStats, SymbolQuery } from './chunk-store.js';
@@ -11,6 +12,7 @@ import { IDENTITY_KEY_PREFIX, resolveIdentity } from './sqlite/identity.js';
 import { ensureFtsAnalyzer } from './sqlite/fts-analyzer.js';
 import { migrate } from './sqlite/migrations.js';
 import { openDatabase } from './sqlite/open-database.js';
+import { isNeedsWriteAccessError, isWritableDirectory, snapshotIndex } from './sqlite/read-only-snapshot.js';
 import { MAX_DENSE_LIMIT, searchDenseRows } from './sqlite/search-dense.js';
 import { searchLexicalRows } from './sqlite/search-lexical.js';
 import { guardStore } from './sqlite/store-error.js';
@@ -22,7 +24,9 @@ export interface SqliteStoreOptions {
   file: string;
   /**
    * The identity to index with. Given: a new file records it, an existing one must hold the same.
-   * Omitted (read-only use such as search): the stored identity is adopted; the file must exist.
+   * Omitted (read-only use such as search): the stored identity is adopted; the file must exist. An
+   * index in a directory this process cannot write (a read-only mount) is then read from a private
+   * snapshot (a warning is logged; later writes to the index are not seen).
    */
   identity?: IndexIdentity;
   logger?: Logger;
@@ -63,7 +67,7 @@ export async function openSqliteStore({
   logger,
   busyTimeoutMs = 5000,
 }: SqliteStoreOptions): Promise<SqliteStore> {
-  const db = guardStore(file, 'be opened', () => openDatabase({ file, create: requested !== undefined, busyTimeoutMs }));
+  const { db, dispose } = openConnection(file, requested !== undefined, busyTimeoutMs, logger);
   try {
     const identity = guardStore(file, 'be opened', () => {
       migrate(db, file, logger);
@@ -71,14 +75,46 @@ export async function openSqliteStore({
       if (!db.readonly) ensureFtsAnalyzer(db, file, logger);
       return resolved;
     });
-    return createSqliteStore(db, file, identity);
+    return createSqliteStore(db, file, identity, dispose);
   } catch (error) {
     db.close();
+    dispose();
     throw error;
   }
 }
 
-function createSqliteStore(db: Database.Database, file: string, identity: IndexIdentity): SqliteStore {
+/**
+ * Opens `file`; for reading (`create` false) an index whose directory this process cannot write
+ * (where SQLite's WAL mode cannot create `-shm`) is opened from a private snapshot instead, with a
+ * warning. `dispose` deletes the snapshot (a no-op otherwise).
+ */
+function openConnection(
+  file: string,
+  create: boolean,
+  busyTimeoutMs: number,
+  logger: Logger | undefined,
+): { db: Database.Database; dispose: () => void } {
+  const open = (at: string) => guardStore(file, 'be opened', () => openDatabase({ file: at, create, busyTimeoutMs }));
+  try {
+    return { db: open(file), dispose: () => {} };
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (create || !isNeedsWriteAccessError(cause) || isWritableDirectory(path.dirname(file))) throw error;
+    const snapshot = guardStore(file, 'be copied to read it from a writable place', () => snapshotIndex(file));
+    logger?.warn(
+      { index: file, snapshot: snapshot.file },
+      `The index's directory ${path.dirname(file)} is read-only, so SQLite cannot open the index in place: reading a private copy made now (${snapshot.file}); changes written to the index later are not seen until this process restarts.`,
+    );
+    try {
+      return { db: open(snapshot.file), dispose: snapshot.dispose };
+    } catch (snapshotError) {
+      snapshot.dispose();
+      throw snapshotError;
+    }
+  }
+}
+
+function createSqliteStore(db: Database.Database, file: string, identity: IndexIdentity, dispose: () => void): SqliteStore {
   const guard = <T>(action: string, fn: () => T): Promise<T> => {
     try {
       return Promise.resolve(guardStore(file, action, fn));
@@ -211,6 +247,7 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
 
     close: async () => {
       if (db.open) db.close();
+      dispose();
     },
   };
 }

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SECRET_SCANNER_META } from '@monorag/indexer';
+import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '@monorag/indexer';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { openSqliteStore } from '@monorag/store';
-import { ENQUEUED_COMMIT_KEY, ENQUEUED_SCANNER_KEY, recordDrainedQueue, recordEnqueued } from './queue-freshness.js';
+import { ENQUEUED_COMMIT_KEY, ENQUEUED_SCANNER_KEY, recordDrainedQueue, recordEnqueued, scannerWidensPlan } from './queue-freshness.js';
 
 const IDENTITY = { model: 'fake', dim: 8, chunkerVersion: 't' };
 
@@ -73,5 +73,30 @@ describe('recordDrainedQueue', () => {
     expect(await store.getMeta(ENQUEUED_SCANNER_KEY)).toBe(SECRET_SCANNER_ID);
     expect(await store.getMeta(ENQUEUED_COMMIT_KEY)).toBe('beef');
     await store.close();
+  });
+});
+
+describe('scannerWidensPlan', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('widens a path-limited plan to the whole tree while the scanner the index stands on (required, else recorded) differs', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-queue-widen-'));
+    dirs.push(dir);
+    const store = await openSqliteStore({ file: path.join(dir, 'index.sqlite'), identity: IDENTITY });
+    try {
+      expect(await scannerWidensPlan(store, SECRET_SCANNER_ID)).toBeUndefined();
+      await store.setMeta(SECRET_SCANNER_META, 'off');
+      expect(await scannerWidensPlan(store, SECRET_SCANNER_ID)).toBe('off');
+      expect(await scannerWidensPlan(store, 'off')).toBeUndefined();
+      // A whole-tree enqueue for redaction on, not yet drained: the requirement is what workers hold to.
+      await store.setMeta(REQUIRED_SCANNER_META, SECRET_SCANNER_ID);
+      expect(await scannerWidensPlan(store, SECRET_SCANNER_ID)).toBeUndefined();
+      expect(await scannerWidensPlan(store, 'off')).toBe(SECRET_SCANNER_ID);
+    } finally {
+      await store.close();
+    }
   });
 });

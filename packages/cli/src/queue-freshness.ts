@@ -27,6 +27,22 @@ export async function requireScanner(store: Pick<ChunkStore, 'setMeta'>, scanner
   await store.setMeta(REQUIRED_SCANNER_META, scanner);
 }
 
+/**
+ * Whether a plan limited to paths (a git hook's run) must cover the whole tree instead, because
+ * `scanner` (this process's `index.redactSecrets`) differs from the scanner the index stands on: the
+ * one workers are required to use ({@link REQUIRED_SCANNER_META}), else the one it was last completely
+ * redacted with ({@link SECRET_SCANNER_META}). A path-limited plan neither requires nor records a scanner,
+ * so after the setting changed its jobs would fail on every worker restarted with the new setting
+ * (CONFIG_INVALID) and the unchanged files would stay scanned the old way. Returns the standing scanner
+ * when the plan must widen, undefined when it need not (also when the index records neither, as one built
+ * before scanners were recorded: the next whole-tree enqueue re-scans it).
+ * @throws the store's errors
+ */
+export async function scannerWidensPlan(store: Pick<ChunkStore, 'getMeta'>, scanner: string): Promise<string | undefined> {
+  const standing = (await store.getMeta(REQUIRED_SCANNER_META)) ?? (await store.getMeta(SECRET_SCANNER_META));
+  return standing !== undefined && standing !== scanner ? standing : undefined;
+}
+
 /** What {@link recordEnqueued} records. */
 export interface EnqueuedRun {
   /** HEAD when the plan was made, or null outside git. */

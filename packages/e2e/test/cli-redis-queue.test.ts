@@ -202,15 +202,15 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       }
     }, 120_000);
 
-    it('turning index.redactSecrets on: the next `monorag index` re-scans the unchanged files, a worker redacts the token, the scanner is recorded', async () => {
+    it('turning index.redactSecrets on: the next `monorag index` re-scans the unchanged files, a worker redacts the token, the scanner is recorded; turning it off, a hook-style `index --paths` plans the whole tree', async () => {
       const { root, token } = writeTokenProject();
       dataDirs.push(root);
       const on = envFor(redis.url);
       const off = { ...on, MONORAG_REDACT_SECRETS: 'false' };
       /** `monorag index --json` with a worker of the same settings; returns its report. */
-      const indexWithWorker = async (env: Record<string, string>): Promise<unknown> => {
+      const indexWithWorker = async (env: Record<string, string>, ...flags: string[]): Promise<unknown> => {
         const worker = startCli(['worker', root], env);
-        const run = await runCli(['index', root, '--json'], env);
+        const run = await runCli(['index', root, '--json', ...flags], env);
         worker.child.kill('SIGTERM');
         expect(await worker.exited).toBe(0);
         expect(run.code, run.stderr).toBe(0);
@@ -233,6 +233,15 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       expect(after.text).toContain('  return new Client({ token: "[REDACTED:github]" });');
       expect(after.text).not.toContain(token);
       expect(after.scanner).toBe(secretScannerOf(true));
-    }, 120_000);
+      // Paths only (as a git hook's run), after the setting changed back: a plan of src/plain.ts alone
+      // would fail on every worker with the new setting and leave deploy.ts redacted the old way.
+      expect(await indexWithWorker(off, '--paths', 'src/plain.ts')).toMatchObject({
+        walked: 2, rescan: 2, enqueued: 2, widened: { scanner: 'off', standing: secretScannerOf(true) }, after: { failed: 0 }, secretScanner: 'recorded',
+      });
+      expect(await stored()).toMatchObject({ scanner: 'off' });
+      expect((await stored()).text).toContain(token);
+      // Once the index stands on the new setting, paths are planned alone again.
+      expect(await indexWithWorker(off, '--paths', 'src/plain.ts')).toMatchObject({ walked: 1, unchanged: 1, rescan: 0, enqueued: 0 });
+    }, 150_000);
   });
 });

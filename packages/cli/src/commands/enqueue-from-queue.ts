@@ -1,7 +1,7 @@
 import { readPathQueue } from '@monorag/indexer';
 import { createProjectContext } from '../project-context.js';
 import { drainedQueued, queueRunLine, type HookQueued } from '../queue-run-line.js';
-import { runEnqueueCommand, type EnqueueReport } from './jobs-command.js';
+import { runEnqueueCommand, widenedReason, type EnqueueReport } from './jobs-command.js';
 
 /** Options of {@link runEnqueueFromQueue}. */
 export interface EnqueueFromQueueOptions {
@@ -18,7 +18,8 @@ export interface EnqueueFromQueueOptions {
  * `monorag index --from-queue` in the team stack (`queue.kind` bullmq): reads the paths git hooks
  * queued in `<dataDir>/queue/`, puts one BullMQ file job per new, changed or removed file among them
  * on the project's queue for `monorag worker`s (every file of the tree when a hook asked for a full
- * run or an ignore-rules file changed), and then deletes the queue files it read, as an in-process
+ * run or an ignore-rules file changed, or `index.redactSecrets` no longer matches the index's secret
+ * scanner: see `scannerWidensPlan`), and then deletes the queue files it read, as an in-process
  * run does once it has indexed them (so a failure before the jobs are in Redis leaves them for the
  * next run). It does not wait for the workers (a worker that drains the queue records the index's
  * freshness), and prints one line on stdout (into the hooks' log): hook, paths enqueued, file jobs, ms.
@@ -40,7 +41,12 @@ export async function runEnqueueFromQueue(project: string | undefined, options: 
   process.stdout.write(
     options.json
       ? `${JSON.stringify(report)}\n`
-      : queueRunLine(hook, options.queued ?? drainedQueued(queued), `${report.enqueued} file job(s) queued on ${report.queue} for the workers in ${Date.now() - started} ms`),
+      : queueRunLine(
+          hook,
+          options.queued ?? drainedQueued(queued),
+          `${report.enqueued} file job(s) queued on ${report.queue} for the workers in ${Date.now() - started} ms` +
+            (report.widened ? ` (the whole tree: ${widenedReason(report.widened)})` : ''),
+        ),
   );
   return report;
 }

@@ -1,11 +1,11 @@
-import { addGitExclude, createIndexChunker, currentCommit, runScope } from '@monorag/indexer';
+import { addGitExclude, createIndexChunker, currentCommit, runScope, secretScannerOf } from '@monorag/indexer';
 import { planFileJobs } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
 import { deleteProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
-import { recordDrain, recordEnqueued, requireScanner, type DrainRecord } from '../queue-freshness.js';
+import { recordDrain, recordEnqueued, requireScanner, scannerWidensPlan, type DrainRecord } from '../queue-freshness.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -67,6 +67,11 @@ export interface EnqueueReport {
    */
   rescan: number;
   enqueued: number;
+  /**
+   * Set when paths were given but the whole tree was planned: `index.redactSecrets` gives `scanner`,
+   * the index stands on `standing` (see `scannerWidensPlan`).
+   */
+  widened?: { scanner: string; standing: string };
   /** Counts after the queue drained (with `--wait`). */
   after?: { waiting: number; active: number; delayed: number; failed: number };
   /** Embedding-cache entries pruned once the queue drained (with `--wait`; see `index.cacheRetentionDays`). */
@@ -102,15 +107,22 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     if (options.rebuild) await deleteProjectStore(context);
     store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
     const commit = await currentCommit(context.root);
+    // A hook's paths after index.redactSecrets changed: the whole tree, as a changed ignore file does.
+    const scanner = secretScannerOf(context.config.index.redactSecrets);
+    const standing = runScope(options.paths) === undefined ? undefined : await scannerWidensPlan(store, scanner);
+    const paths = standing === undefined ? options.paths : undefined;
     const plan = await planFileJobs({
-      root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths: options.paths,
+      root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths,
       redactSecrets: context.config.index.redactSecrets,
     });
     // A whole-tree plan sets the scanner every worker must use before its jobs exist: a worker with
     // another index.redactSecrets fails them instead of leaving files scanned the old way.
-    const wholeTree = runScope(options.paths) === undefined;
+    const wholeTree = runScope(paths) === undefined;
     if (wholeTree) await requireScanner(store, plan.scanner);
-    const report: EnqueueReport = { queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths) };
+    const report: EnqueueReport = {
+      queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths),
+      ...(standing === undefined ? {} : { widened: { scanner, standing } }),
+    };
     // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
     // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
     await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
@@ -128,6 +140,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
         : `queue ${report.queue}: ${report.enqueued} file jobs enqueued (${report.walked} files walked, ${report.unchanged} unchanged` +
             (report.rescan > 0 ? `, ${report.rescan} unchanged but scanned again for secrets: the index was written with another secret scanner` : '') +
             ')' +
+            (report.widened ? `; the whole tree, not the given paths: ${widenedReason(report.widened)}` : '') +
             (report.after ? `; drained, ${report.after.failed} failed (see \`monorag jobs\`)${scannerNote(report.secretScanner)}\n` : '\n'),
     );
     return report;
@@ -135,6 +148,11 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     await queue.close();
     await store?.close();
   }
+}
+
+/** Why a plan given paths covered the whole tree (see {@link EnqueueReport.widened}). */
+export function widenedReason({ scanner, standing }: NonNullable<EnqueueReport['widened']>): string {
+  return `index.redactSecrets gives secret scanner ${scanner}, the index was redacted with ${standing}`;
 }
 
 /** What the `--wait` line says when the index's secret scanner was not recorded ('' when it was, or none was enqueued). */

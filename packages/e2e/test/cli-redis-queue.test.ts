@@ -240,8 +240,11 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       });
       expect(await stored()).toMatchObject({ scanner: 'off' });
       expect((await stored()).text).toContain(token);
-      // Once the index stands on the new setting, paths are planned alone again.
-      expect(await indexWithWorker(off, '--paths', 'src/plain.ts')).toMatchObject({ walked: 1, unchanged: 1, rescan: 0, enqueued: 0 });
+      // Once the index stands on the new setting, paths are planned alone again (nothing to do: no worker needed).
+      const again = await runCli(['index', root, '--json', '--paths', 'src/plain.ts'], off);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ walked: 1, unchanged: 1, rescan: 0, enqueued: 0 });
+      expect(JSON.parse(again.stdout)).not.toHaveProperty('widened');
     }, 150_000);
   });
 });

@@ -23,12 +23,22 @@ export interface GoldenQuestion {
   accepted: AcceptedRange[];
 }
 
-/** Reads every eval/golden/*.json set. */
+/**
+ * Reads every eval/golden/*.json set.
+ * @throws Error naming both files when two questions share an id: per-question results, the paired
+ *   comparison and `eval:explain` all key on the id.
+ */
 export function readGolden(dir = path.join(EVAL_DIR, 'golden')): GoldenQuestion[] {
   const out: GoldenQuestion[] = [];
+  const fileOf = new Map<string, string>();
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
     const set = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { corpus: string; questions: Omit<GoldenQuestion, 'corpus'>[] };
-    for (const q of set.questions) out.push({ ...q, corpus: set.corpus, docParaphrase: q.docParaphrase ?? false });
+    for (const q of set.questions) {
+      const first = fileOf.get(q.id);
+      if (first !== undefined) throw new Error(`eval/golden: question id "${q.id}" is used in ${first} and ${name}; give each question its own id (e.g. a corpus prefix).`);
+      fileOf.set(q.id, name);
+      out.push({ ...q, corpus: set.corpus, docParaphrase: q.docParaphrase ?? false });
+    }
   }
   return out;
 }

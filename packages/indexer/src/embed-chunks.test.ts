@@ -5,7 +5,7 @@ import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
 import { sha256, type Chunk } from '@monorag/shared';
 import { openSqliteStore } from '@monorag/store';
 import { describe, expect, it } from 'vitest';
-import { embedChunks, embeddingText, MAX_EMBEDDING_CHARS } from './embed-chunks.js';
+import { EMBED_SLICE_TEXTS, embedChunks, embeddingText, MAX_EMBEDDING_CHARS } from './embed-chunks.js';
 
 function chunk(path: string, content: string, header = path): Chunk {
   return {
@@ -41,6 +41,33 @@ describe('embedChunks', () => {
     const second = await embedChunks(chunks, store, embedder);
     expect(second.counts).toEqual({ embedded: 0, cached: 3 });
     expect(embedder.calls).toHaveLength(1);
+    await store.close();
+  });
+
+  it('caches each slice as it is embedded, so an embedder failing midway loses only the slice in flight', async () => {
+    const store = await tempStore();
+    const fake = createFakeEmbedder();
+    let calls = 0;
+    const failingSecond: Embedder = {
+      info: () => fake.info(),
+      embed: async (texts) => {
+        calls++;
+        if (calls === 2) throw new Error('embedder went away');
+        return fake.embed(texts);
+      },
+    };
+    // Equal-length texts keep their order when sorted by length.
+    const chunks = Array.from({ length: EMBED_SLICE_TEXTS * 2 + 10 }, (_, i) => chunk(`f${String(i).padStart(4, '0')}`, 'body'));
+    await expect(embedChunks(chunks, store, failingSecond)).rejects.toThrow('embedder went away');
+    const cached = await store.getCachedEmbeddings(chunks.map((c) => c.contentHash));
+    expect(cached.size).toBe(EMBED_SLICE_TEXTS);
+    expect(cached.has(chunks[0]!.contentHash)).toBe(true);
+    expect(cached.has(chunks[EMBED_SLICE_TEXTS]!.contentHash)).toBe(false);
+
+    const counting = countingEmbedder();
+    const again = await embedChunks(chunks, store, counting);
+    expect(again.counts).toEqual({ embedded: EMBED_SLICE_TEXTS + 10, cached: EMBED_SLICE_TEXTS });
+    expect(counting.calls.map((texts) => texts.length)).toEqual([EMBED_SLICE_TEXTS, 10]);
     await store.close();
   });
 

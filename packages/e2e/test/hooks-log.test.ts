@@ -73,5 +73,28 @@ describe("the git hooks' log", () => {
     const status = await runCli(['status', '--project', repo, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ files: 3 });
   }, 120_000);
+
+  it('a `monorag index` started by hand indexes the paths hooks queued while it ran (the hook logged that it would)', async () => {
+    const slow = await startFakeEmbeddingHttp('fake-hash-embedder', { delayMs: 1500 });
+    try {
+      const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+      const dataDir = path.join(repo, '.monorag');
+      const run = runCli(['index', repo], { EMBEDDING_URL: slow.url });
+      // Past the walk and the queue read: the run's first embedding request is in (answered 1.5 s later).
+      for (let i = 0; i < 600 && slow.texts() === 0; i++) await sleep(50);
+      expect(indexLockHolder(dataDir)).not.toBeNull();
+      // What a post-commit hook does while the lock is held: queue the paths and leave them to this run.
+      writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('tokC'));
+      enqueuePaths(dataDir, ['src/c.ts']);
+      const done = await run;
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stderr).toMatch(/monorag: git hooks queued 1 path\(s\) during the run; indexed them too \(1 added, 0 changed, 0 deleted, in \d+ ms\)\.\n/);
+      expect(pathQueueLength(dataDir)).toBe(0);
+      const status = await runCli(['status', '--project', repo, '--json']);
+      expect(JSON.parse(status.stdout)).toMatchObject({ files: 3 });
+    } finally {
+      await slow.stop();
+    }
+  }, 120_000);
 });
 

@@ -115,12 +115,21 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     if (paths) warnUnknownPaths(context.root, paths, await indexer.store.listFiles());
     let report = await indexer.run(options.fromQueue ? [] : paths, (p) => progress.update(p));
     if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, options.queued ?? drainedQueued(enqueued), `indexed in ${Date.now() - started} ms`));
-    // Hooks that fired during the run saw the lock held and left their paths queued.
-    while (options.fromQueue && pathQueueLength(context.dataDir) > 0 && indexLockHolder(context.dataDir) === null) {
+    // Hooks that fired during the run saw the lock held, left their paths queued and logged that this
+    // run would index them: so it does, whether it was started by a hook or by hand.
+    while (pathQueueLength(context.dataDir) > 0 && indexLockHolder(context.dataDir) === null) {
       enqueued = readPathQueue(context.dataDir);
       const runStarted = Date.now();
-      report = await indexer.run([]);
-      if (!options.json) process.stdout.write(queueRunLine(hook, drainedQueued(enqueued), `indexed in ${Date.now() - runStarted} ms`, true));
+      const followUp = await indexer.run([]);
+      if (options.fromQueue) {
+        report = followUp;
+        if (!options.json) process.stdout.write(queueRunLine(hook, drainedQueued(enqueued), `indexed in ${Date.now() - runStarted} ms`, true));
+      } else if (!options.json && !options.quiet) {
+        process.stderr.write(
+          `monorag: git hooks queued ${queueDescription(drainedQueued(enqueued))} during the run; indexed them too ` +
+            `(${followUp.added} added, ${followUp.changed} changed, ${followUp.deleted} deleted, in ${Date.now() - runStarted} ms).\n`,
+        );
+      }
     }
     progress.stop();
     if (options.json) {
@@ -147,6 +156,11 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     progress.stop();
     await indexer.close();
   }
+}
+
+/** `a full run` or `N path(s)`, as the hooks' log says. */
+function queueDescription(queued: HookQueued): string {
+  return queued === 'full' ? 'a full run' : `${queued} path(s)`;
 }
 
 /**

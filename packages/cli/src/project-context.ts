@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createLogger, ErrorCode, loadConfig, MonoragError, type Config, type ConfigInput, type Logger } from '@monorag/shared';
+import { createLogger, ErrorCode, invocationDir, loadConfig, MonoragError, type Config, type ConfigInput, type Logger } from '@monorag/shared';
 
 /** Everything a command needs to know about the project it works on. */
 export interface ProjectContext {
@@ -22,12 +22,15 @@ export interface ProjectContext {
 export const STORE_FILE_NAME = 'index.sqlite';
 
 /**
- * Resolves the project directory given on the command line (default: the current directory).
+ * Resolves the project directory given on the command line (default: the directory monorag was run
+ * in), a relative path against that directory ({@link invocationDir}: under `pnpm monorag` the
+ * directory it was typed in, not the monorag checkout pnpm runs it from).
  * @param argName the flag or argument the path came from, named in errors.
+ * @param base the directory relative paths are resolved against; default {@link invocationDir}.
  * @throws MonoragError `NOT_FOUND` or `INVALID_ARGUMENT` naming the argument.
  */
-export function resolveProjectRoot(input: string | undefined, argName: string): string {
-  const wanted = path.resolve(input ?? '.');
+export function resolveProjectRoot(input: string | undefined, argName: string, base = invocationDir()): string {
+  const wanted = path.resolve(base, input ?? '.');
   if (!existsSync(wanted)) {
     throw new MonoragError(ErrorCode.NOT_FOUND, `${argName}: ${wanted} does not exist. Give the path of the project's directory.`);
   }

@@ -356,6 +356,24 @@ function unknownKeyError(file: string, objectPath: readonly string[], key: strin
   );
 }
 
+/** The root package of this workspace, whose `monorag` script is `pnpm monorag`. */
+const WORKSPACE_PACKAGE = 'monorag-workspace';
+
+/**
+ * The directory the user ran monorag in, which relative paths on its command line (and the default
+ * project, `.`) mean. `pnpm monorag ...` runs the CLI with the monorag checkout as its working
+ * directory, wherever it was typed (`pnpm --dir ~/monorag monorag index` in a project, or in a
+ * subdirectory of the checkout), and pnpm and npm record the typing directory in `INIT_CWD`. That is
+ * used only when the script running is this workspace's own `monorag` script (`npm_lifecycle_event`
+ * `monorag`, `npm_package_name` `monorag-workspace`): a user's package script calling an installed
+ * `monorag` keeps its working directory, as any command in a package script does.
+ * @returns an absolute path.
+ */
+export function invocationDir(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
+  const own = env.npm_lifecycle_event === 'monorag' && env.npm_package_name === WORKSPACE_PACKAGE;
+  return own && env.INIT_CWD ? path.resolve(cwd, env.INIT_CWD) : cwd;
+}
+
 /** Reads the log level alone, for use before a project root is known. */
 export function logLevelFromEnv(env: Record<string, string | undefined> = process.env): string {
   return (env.MONORAG_LOG_LEVEL ?? 'warn').toLowerCase();

@@ -7,6 +7,7 @@ export {
   configSchema,
   loadConfig,
   logLevelFromEnv,
+  invocationDir,
   mergeConfig,
   type Config,
   type ConfigInput,

@@ -31,7 +31,8 @@ export interface FreshnessProbe {
 
 /**
  * Reads the freshness metadata the indexer writes after each run, and judges staleness from `probe`
- * (without a probe nothing is known about the tree, and the index is not called stale).
+ * (without a probe nothing is known about the tree, and the index is not called stale). The warning
+ * names each reason once; an index never built gives that reason alone (plus a run in progress).
  */
 export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProbe = {}): Promise<IndexFreshness> {
   const [at, commit, stats] = await Promise.all([store.getMeta('indexedAt'), store.getMeta('indexedCommit'), store.stats()]);
@@ -42,11 +43,14 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
   const pendingChanges = probe.pendingChanges ?? 0;
   const indexing = probe.indexing ?? false;
   const reasons: string[] = [];
+  // An index never built is behind on everything: HEAD and changed paths would only restate that.
   if (indexedAt === null) reasons.push('the index has not been built yet');
-  if (headCommit !== null && headCommit !== indexedCommit) {
-    reasons.push(`HEAD is ${headCommit.slice(0, 12)} but the index reflects ${indexedCommit ? indexedCommit.slice(0, 12) : 'no commit'}`);
+  else {
+    if (headCommit !== null && headCommit !== indexedCommit) {
+      reasons.push(`HEAD is ${headCommit.slice(0, 12)} but the index reflects ${indexedCommit ? indexedCommit.slice(0, 12) : 'no commit'}`);
+    }
+    if (pendingChanges > 0) reasons.push(`${pendingChanges} changed path(s) are waiting to be indexed`);
   }
-  if (pendingChanges > 0) reasons.push(`${pendingChanges} changed path(s) are waiting to be indexed`);
   if (indexing) reasons.push('an index update is in progress');
   const stale = reasons.length > 0;
   return {

@@ -79,7 +79,7 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
         `Model: ${status.identity.model} (${status.identity.dim} dims), chunker ${status.identity.chunkerVersion}\n` +
         `Files: ${status.files}, chunks: ${status.chunks}\n` +
         `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
-        `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}${status.indexing ? ' A run is in progress.' : ''}\n` +
+        `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}\n` +
         `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n` +
         `Secrets redacted: ${formatSecrets(status.secrets)}${status.secrets.examples.length > 0 ? `: ${status.secrets.examples.join(', ')}${status.secrets.files > status.secrets.examples.length ? ', ...' : ''}` : ''}` +
         ` (${scannerLine(status.secrets.scanner)})\n`,

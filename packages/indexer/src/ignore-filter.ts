@@ -48,8 +48,8 @@ function readRules(file: string): string[] {
     return readFileSync(file, 'utf8').split(/\r?\n/);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // No rule file (or a directory of that name, or one we may not read) means no rules here.
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES') return [];
+    // No rule file (or a directory of that name, one we may not read, or a link that loops) means no rules here.
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES' || code === 'ELOOP') return [];
     throw error;
   }
 }

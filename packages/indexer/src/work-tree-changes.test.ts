@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,27 @@ describe('countWorkTreeChanges', () => {
     const holds = (paths: string[]) => async (rel: string) => paths.includes(rel);
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['gone.ts', 'kept.ts']) })).toBe(4);
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['kept.ts']) })).toBe(3);
+  });
+
+  it('judges links as the walk does: never followed (a loop fails nothing), pending only while the index holds one', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-links-')));
+    git(root, 'init', '-q', '-b', 'main');
+    const indexedAt = Date.now() - 60_000;
+    write(root, 'src/retry.ts', indexedAt - 1000);
+    symlinkSync('loop-b', path.join(root, 'src/loop-a'));
+    symlinkSync('loop-a', path.join(root, 'src/loop-b'));
+    symlinkSync('retry.ts', path.join(root, 'src/retry-link.ts')); // its target is indexed under its own path
+    symlinkSync('gone.ts', path.join(root, 'src/dangling.ts'));
+    symlinkSync('../src', path.join(root, 'src/dir-link'));
+    const filter = createIgnoreFilter({ root });
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter })).toBe(0);
+    expect(await countWorkTreeChanges({ root, sinceMs: null, filter })).toBe(1); // src/retry.ts, never indexed
+    // An index written before links were skipped holds the link: the next run removes it, so it is pending.
+    const holds = (paths: string[]) => async (rel: string) => paths.includes(rel);
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['src/retry.ts', 'src/retry-link.ts']) })).toBe(1);
+    // A .gitignore that is a loop of links is no rules, as for the walk.
+    symlinkSync('.gitignore', path.join(root, 'src/.gitignore'));
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter: createIgnoreFilter({ root }) })).toBe(0);
   });
 
   it('counts nothing outside a git work tree', async () => {

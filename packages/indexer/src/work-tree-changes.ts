@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import type { IgnoreFilter } from './ignore-filter.js';
@@ -24,8 +24,12 @@ export interface WorkTreeChangesOptions {
  * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
  * last index run); and tracked files deleted from the work tree that the index still holds
- * (`isIndexed`; a deletion has no time, so the index's own contents decide). HEAD only moves with
- * commits, so without this a new file, an uncommitted edit or deletion would leave the index looking fresh.
+ * (`isIndexed`; a deletion has no time, so the index's own contents decide). A symbolic link (to a
+ * file inside the project, outside it, a missing target or a loop) and a path that cannot be examined
+ * are no file the indexer reads (the walk skips them), so they count as a deletion does: only while the
+ * index holds that path. Links are never followed, so a looping link never fails a status or a search.
+ * HEAD only moves with commits, so without this a new file, an uncommitted edit or deletion would
+ * leave the index looking fresh.
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
 export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed }: WorkTreeChangesOptions): Promise<number> {
@@ -41,17 +45,16 @@ export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed }:
   // A path can be listed twice (modified and unmerged); each counts once.
   for (const rel of new Set(listed.split('\0'))) {
     if (rel === '' || filter.isPathIgnored(rel, false)) continue;
-    let mtimeMs: number;
-    try {
-      ({ mtimeMs } = await stat(path.join(root, rel)));
-    } catch (error) {
-      // A deleted tracked file (git lists it as modified), or one removed since git listed it: pending
-      // while the index still holds it.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // lstat, not stat: a link is judged as the walk judges it, never followed (a loop would throw ELOOP).
+    const info = await lstat(path.join(root, rel)).catch(() => undefined);
+    if (info === undefined || info.isSymbolicLink()) {
+      // A deleted tracked file (git lists it as modified), one removed since git listed it, one that
+      // cannot be examined, or a link: the next run indexes nothing there, and removes what the index
+      // still holds at that path.
       if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
-    if (sinceMs === null || mtimeMs > sinceMs) count++;
+    if (sinceMs === null || info.mtimeMs > sinceMs) count++;
   }
   return count;
 }

@@ -1,7 +1,8 @@
 /**
  * Rules applied before any `.gitignore` or `.monoragignore`, in gitignore syntax; a `.monoragignore`
  * can re-include with `!pattern`. They cover version-control folders, dependency and build caches,
- * lockfiles, build output (`dist/`), minified bundles and files that commonly hold secrets.
+ * lockfiles, build output (`dist/`), minified bundles, editor backups and merge leftovers, and files
+ * that commonly hold secrets.
  */
 export const DEFAULT_IGNORE_RULES: readonly string[] = [
   // version control and our own data
@@ -53,6 +54,15 @@ export const DEFAULT_IGNORE_RULES: readonly string[] = [
   '*.map',
   '*.bundle.js',
   '*.tsbuildinfo',
+  // editor backups, swap and lock files, merge and patch leftovers: stale copies of sources that
+  // would be found beside the real file (`#` starts a comment in gitignore syntax, hence `\#`)
+  '*~',
+  '\\#*#',
+  '.#*',
+  '*.swp',
+  '*.swo',
+  '*.orig',
+  '*.rej',
   // secrets
   '.env',
   '.env.*',

@@ -54,12 +54,78 @@ describe('walkProject', () => {
     symlinkSync(path.join(root, 'ok.txt'), path.join(root, 'alias.txt'));
     symlinkSync(path.join(root, 'gone.txt'), path.join(root, 'dangling.txt'));
     const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
-    expect(files.map((f) => f.path)).toEqual(['alias.txt', 'ok.txt']);
+    expect(files.map((f) => f.path)).toEqual(['ok.txt']);
     expect(skipped.map((s) => [s.path, s.reason]).sort()).toEqual([
+      ['alias.txt', 'symlink-inside'],
       ['big.txt', 'too-large'],
       ['dangling.txt', 'symlink-broken'],
       ['escape.txt', 'symlink-outside'],
       ['img.png', 'binary'],
+    ]);
+  });
+
+  it('indexes a file once, under its real path: links to files and directories inside the project are skipped and name their target', async () => {
+    const root = tree({ 'src/retry.ts': 'export const retry = 1;\n', 'src/util/headers.ts': 'h', 'docs/a.md': 'a' });
+    symlinkSync('retry.ts', path.join(root, 'src/retry-link.ts'));
+    symlinkSync('src/util', path.join(root, 'util-link'));
+    symlinkSync('.', path.join(root, 'docs/self'));
+    symlinkSync('..', path.join(root, 'docs/up'));
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
+    expect(files.map((f) => f.path)).toEqual(['docs/a.md', 'src/retry.ts', 'src/util/headers.ts']);
+    expect(skipped.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      { path: 'docs/self', reason: 'symlink-inside', detail: 'links to docs/' },
+      { path: 'docs/up', reason: 'symlink-inside', detail: 'links to the project root' },
+      { path: 'src/retry-link.ts', reason: 'symlink-inside', detail: 'links to src/retry.ts' },
+      { path: 'util-link', reason: 'symlink-inside', detail: 'links to src/util/' },
+    ]);
+    // A scoped walk (index --paths, a watcher event) judges the link the same way.
+    expect(await walkProject({ root, maxFileBytes: 1000, scope: ['src/retry-link.ts'] })).toEqual({
+      files: [],
+      skipped: [{ path: 'src/retry-link.ts', reason: 'symlink-inside', detail: 'links to src/retry.ts' }],
+    });
+  });
+
+  it('skips a loop of links as broken, and does not list links the ignore rules leave out', async () => {
+    const root = tree({ 'src/a.ts': 'a', '.gitignore': 'vendor-link\n' });
+    symlinkSync('loop-b', path.join(root, 'src/loop-a'));
+    symlinkSync('loop-a', path.join(root, 'src/loop-b'));
+    symlinkSync('src', path.join(root, 'vendor-link'));
+    symlinkSync('a.ts', path.join(root, 'src/a.ts~'));
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
+    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'src/a.ts']);
+    expect(skipped.map((s) => [s.path, s.reason]).sort()).toEqual([
+      ['src/loop-a', 'symlink-broken'],
+      ['src/loop-b', 'symlink-broken'],
+    ]);
+  });
+
+  it('reads a .gitignore that is a loop of links as no rules, instead of failing the walk', async () => {
+    const root = tree({ 'src/a.ts': 'a' });
+    symlinkSync('.gitignore', path.join(root, 'src/.gitignore'));
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
+    expect(files.map((f) => f.path)).toEqual(['src/a.ts']);
+    expect(skipped).toEqual([{ path: 'src/.gitignore', reason: 'symlink-broken' }]);
+  });
+
+  it('leaves out editor backups, swap and lock files and merge leftovers, unless .monoragignore re-includes them', async () => {
+    const root = tree({
+      'src/retry.ts': 'r',
+      'src/retry.ts~': 'backup',
+      'py/#pricing.py#': 'emacs autosave',
+      'py/.#pricing.py': 'emacs lock',
+      'src/.retry.ts.swp': 'vim swap',
+      'src/.retry.ts.swo': 'vim swap',
+      'src/util/headers.ts.orig': 'merge',
+      'src/util/headers.ts.rej': 'patch',
+      'src/util/headers.ts': 'h',
+      'notes/#1 plan.md': 'a # in the name but not an autosave',
+    });
+    expect((await walkProject({ root, maxFileBytes: 1000 })).files.map((f) => f.path)).toEqual([
+      'notes/#1 plan.md', 'src/retry.ts', 'src/util/headers.ts',
+    ]);
+    writeFileSync(path.join(root, '.monoragignore'), '!*.orig\n!\\#*#\n');
+    expect((await walkProject({ root, maxFileBytes: 1000 })).files.map((f) => f.path)).toEqual([
+      '.monoragignore', 'notes/#1 plan.md', 'py/#pricing.py#', 'src/retry.ts', 'src/util/headers.ts', 'src/util/headers.ts.orig',
     ]);
   });
 

@@ -14,14 +14,24 @@ export interface WalkedFile {
   size: number;
 }
 
-/** Why a file was left out. */
 /**
  * Why a file is left out: over the size limit, binary, unreadable, a symlink leading out of the
- * project, a symlink whose target does not exist (`symlink-broken`), marked generated, minified (code
- * whose lines average over 500 characters, a bundle: its windows would be unreadable and embed only
- * each line's start), or holding a private key (`secret`).
+ * project, a symlink whose target does not exist or that loops (`symlink-broken`), a symlink to a file
+ * or directory inside the project (`symlink-inside`: the target is indexed under its own path, once,
+ * and re-indexed when it changes; `detail` names it), marked generated, minified (code whose lines
+ * average over 500 characters, a bundle: its windows would be unreadable and embed only each line's
+ * start), or holding a private key (`secret`).
  */
-export type SkipReason = 'too-large' | 'binary' | 'unreadable' | 'symlink-outside' | 'symlink-broken' | 'generated' | 'minified' | 'secret';
+export type SkipReason =
+  | 'too-large'
+  | 'binary'
+  | 'unreadable'
+  | 'symlink-outside'
+  | 'symlink-broken'
+  | 'symlink-inside'
+  | 'generated'
+  | 'minified'
+  | 'secret';
 
 /** A file the walker saw and left out, with the reason. */
 export interface SkippedFile {
@@ -57,7 +67,8 @@ export interface WalkResult {
  * Lists the files of a project that belong in the index: honours `.gitignore` and `.monoragignore` at
  * every level (negation and anchored patterns included), `.git/info/exclude`, the built-in rules of
  * {@link DEFAULT_IGNORE_RULES}, a size limit, and binary detection by extension. Symbolic links are
- * followed only when their target lies inside the root. Sorted by path.
+ * never followed: each one the rules admit is listed in `skipped` (`symlink-inside`, `symlink-outside`
+ * or `symlink-broken`), so a file's content is indexed once, under its real path. Sorted by path.
  * @throws Error from the file system only for the root itself; unreadable entries below it are skipped.
  */
 export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope, filter }: WalkOptions): Promise<WalkResult> {
@@ -83,18 +94,15 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
     for (const entry of entries) {
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
       const abs = path.join(dirAbs, entry.name);
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
-        const target = await resolveLinkInside(root, abs);
-        if (target === 'outside' || target === 'broken') {
-          if (!scope || inScope(scope, rel)) skipped.push({ path: rel, reason: target === 'outside' ? 'symlink-outside' : 'symlink-broken' });
-          continue;
-        }
-        // Directories behind links are not followed (cycles); linked files are read.
-        isDir = false;
-        isFile = target.isFile;
+        if (scope && !inScope(scope, rel)) continue;
+        const link = await resolveLink(root, abs);
+        // A link the rules leave out is not listed, as any ignored file.
+        if (!rules.isIgnored(rel, link.isDir)) skipped.push(linkSkip(rel, link));
+        continue;
       }
+      const isDir = entry.isDirectory();
+      const isFile = entry.isFile();
       if (scope && !(isDir ? reachesScope(scope, rel) : inScope(scope, rel))) continue;
       if (rules.isIgnored(rel, isDir)) continue;
       if (isDir) {
@@ -107,7 +115,6 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
         skipped.push({ path: rel, reason: 'binary' });
         continue;
       }
-      // stat follows a link (already checked to stay inside the root) to the file it names.
       const size = await stat(abs).then((s) => s.size).catch(() => -1);
       if (size < 0) {
         // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD in it
@@ -128,19 +135,27 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
   return { files, skipped };
 }
 
-async function resolveLinkInside(root: string, abs: string): Promise<{ isFile: boolean } | 'outside' | 'broken'> {
+/** Where a symbolic link leads: `rel` is the repo-relative POSIX path of a target inside the root ('' for the root). */
+type LinkTarget = { kind: 'broken'; isDir: false } | { kind: 'outside'; isDir: boolean } | { kind: 'inside'; isDir: boolean; rel: string };
+
+async function resolveLink(root: string, abs: string): Promise<LinkTarget> {
   let real: string;
+  let isDir: boolean;
   try {
     real = await realpath(abs);
+    isDir = (await stat(real)).isDirectory();
   } catch {
-    // A dangling link (or a loop of links): nothing to index.
-    return 'broken';
+    // A dangling link, a loop of links (ELOOP), or a target that vanished meanwhile: nothing to index.
+    return { kind: 'broken', isDir: false };
   }
-  if (real !== root && !real.startsWith(root + path.sep)) return 'outside';
-  try {
-    return { isFile: (await stat(real)).isFile() };
-  } catch {
-    // The target vanished between realpath and stat.
-    return 'broken';
-  }
+  if (real !== root && !real.startsWith(root + path.sep)) return { kind: 'outside', isDir };
+  return { kind: 'inside', isDir, rel: path.relative(root, real).split(path.sep).join('/') };
+}
+
+/** The skipped entry of a link the rules admit. */
+function linkSkip(rel: string, link: LinkTarget): SkippedFile {
+  if (link.kind === 'broken') return { path: rel, reason: 'symlink-broken' };
+  if (link.kind === 'outside') return { path: rel, reason: 'symlink-outside' };
+  const target = link.rel === '' ? 'the project root' : link.isDir ? `${link.rel}/` : link.rel;
+  return { path: rel, reason: 'symlink-inside', detail: `links to ${target}` };
 }

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCode, MonoragError, holdsPrivateKey, type FileRecord } from '@monorag/shared';
 import type { Chunker } from '@monorag/chunker';
@@ -31,7 +31,7 @@ export interface IndexFileOptions {
 
 /**
  * Brings one file's index entry up to date, the unit of work of a queue worker: a missing, binary,
- * generated or oversized file, or one holding a private key, is deleted from the index; a file whose content hash equals the
+ * generated or oversized file, a symbolic link, or one holding a private key, is deleted from the index; a file whose content hash equals the
  * manifest's is left alone, unless the index was written with another secret scanner (see below);
  * otherwise it is analysed, embedded through the cache and written with
  * its manifest entry in one store write (as {@link indexProject} does for each file, so both paths
@@ -67,7 +67,8 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
     await store.deleteFile(rel);
     return { path: rel, outcome: 'deleted', chunks: 0 };
   };
-  const info = await stat(absPath).catch((error: NodeJS.ErrnoException) => {
+  // lstat: a symbolic link is no file of the index (the walk skips it, its target is indexed under its own path).
+  const info = await lstat(absPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });

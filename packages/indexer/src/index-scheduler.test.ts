@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexReport } from './index-project.js';
-import { createIndexScheduler } from './index-scheduler.js';
+import { createIndexScheduler, defaultMaxWaitMs } from './index-scheduler.js';
 
 function report(): IndexReport {
   return {
@@ -70,5 +70,24 @@ describe('createIndexScheduler', () => {
     await scheduler.idle();
     expect(runs).toEqual([['a.ts'], undefined]);
     expect(scheduler.status()).toMatchObject({ running: false, pendingPaths: 0, pendingFull: false, lastError: null, runs: 2 });
+  });
+
+  it('starts a run within the longest wait even while triggers keep coming faster than the debounce', async () => {
+    const runs: Array<string[] | undefined> = [];
+    const scheduler = createIndexScheduler({ debounceMs: 100, maxWaitMs: 300, run: async (paths) => (runs.push(paths), report()) });
+    // A writer that never pauses for 100 ms: without a longest wait the debounce restarts for ever.
+    scheduler.enqueue(['edited.ts']);
+    let writes = 0;
+    while (runs.length === 0 && writes < 500) {
+      scheduler.enqueue(['notes.txt']);
+      writes++;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(runs[0]).toEqual(['edited.ts', 'notes.txt']);
+    await scheduler.close();
+  });
+
+  it('waits 10 debounces by default, at most 5 s, never less than one debounce', () => {
+    expect([50, 100, 500, 2_000, 10_000].map(defaultMaxWaitMs)).toEqual([500, 1_000, 5_000, 5_000, 10_000]);
   });
 });

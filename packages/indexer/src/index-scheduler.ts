@@ -11,6 +11,12 @@ export interface IndexSchedulerOptions {
   run: ScheduledRun;
   /** Quiet time after the last trigger before a run starts, in ms; default 100. */
   debounceMs?: number;
+  /**
+   * Longest wait for quiet, in ms: a run starts at the latest this long after the first trigger it
+   * covers, even while triggers keep coming (a file rewritten every 50 ms would otherwise restart the
+   * debounce for ever and starve every other change). Default {@link defaultMaxWaitMs}`(debounceMs)`.
+   */
+  maxWaitMs?: number;
   /** First retry delay after a failed run, in ms (doubles up to 60 s); default 2000. */
   retryMs?: number;
   logger?: Logger;
@@ -37,7 +43,8 @@ export interface SchedulerStatus {
  */
 export interface IndexScheduler {
   /**
-   * Adds paths to the next run (undefined: the whole tree) and (re)starts the debounce timer.
+   * Adds paths to the next run (undefined: the whole tree) and (re)starts the debounce timer, which
+   * never runs past `maxWaitMs` after the first trigger the next run covers.
    * @throws MonoragError `INVALID_ARGUMENT` for a path that is absolute or leaves the root; nothing is queued then.
    */
   enqueue(paths?: readonly string[]): void;
@@ -54,16 +61,37 @@ export interface IndexScheduler {
   close(): Promise<void>;
 }
 
+/** Multiple of the debounce that {@link defaultMaxWaitMs} allows a burst of triggers to delay a run. */
+const MAX_WAIT_DEBOUNCES = 10;
+/**
+ * Cap of {@link defaultMaxWaitMs}, in ms: 5 s. Long enough that a burst (a save storm, a branch switch,
+ * a build writing files) still ends in one run rather than many, short enough that an edit made while
+ * another file is rewritten without pause is searchable within seconds, as a watcher promises.
+ */
+const MAX_WAIT_CAP_MS = 5_000;
+
+/**
+ * The default longest wait of a debounced run, in ms: 10 debounces, capped at 5 s, and never shorter
+ * than the debounce itself (1,000 ms for the default 100 ms debounce; 5,000 ms from a 500 ms debounce
+ * on; a debounce over 5 s waits at most one debounce). Ten debounces let a burst of events coalesce
+ * into one run; the cap bounds how long continuous writes to one file delay the others.
+ */
+export function defaultMaxWaitMs(debounceMs: number): number {
+  return Math.max(debounceMs, Math.min(MAX_WAIT_DEBOUNCES * debounceMs, MAX_WAIT_CAP_MS));
+}
+
 interface Waiter {
   resolve(report: IndexReport): void;
   reject(error: unknown): void;
 }
 
 /** Creates an {@link IndexScheduler}. */
-export function createIndexScheduler({ run, debounceMs = 100, retryMs = 2000, logger }: IndexSchedulerOptions): IndexScheduler {
+export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaultMaxWaitMs(debounceMs), retryMs = 2000, logger }: IndexSchedulerOptions): IndexScheduler {
   let pending = new Set<string>();
   let pendingFull = false;
   let hasPending = false;
+  /** When the first trigger not yet taken by a run came (Date.now() ms), for the longest wait. */
+  let firstPendingAt: number | undefined;
   let waiters: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let current: Promise<void> | undefined;
@@ -79,6 +107,7 @@ export function createIndexScheduler({ run, debounceMs = 100, retryMs = 2000, lo
     if (checked === undefined || checked.includes('')) pendingFull = true;
     else for (const p of checked) pending.add(p);
     hasPending = true;
+    firstPendingAt ??= Date.now();
   };
 
   const schedule = (delayMs: number): void => {
@@ -105,6 +134,7 @@ export function createIndexScheduler({ run, debounceMs = 100, retryMs = 2000, lo
     pending = new Set();
     pendingFull = false;
     hasPending = false;
+    firstPendingAt = undefined;
     waiters = [];
     current = (async () => {
       try {
@@ -133,7 +163,8 @@ export function createIndexScheduler({ run, debounceMs = 100, retryMs = 2000, lo
   return {
     enqueue(paths) {
       add(paths);
-      schedule(debounceMs);
+      // The debounce restarts with each trigger, but never past the longest wait since the first one.
+      schedule(Math.max(0, Math.min(debounceMs, firstPendingAt! + maxWaitMs - Date.now())));
     },
     sync(paths) {
       return new Promise<IndexReport>((resolve, reject) => {

@@ -88,4 +88,31 @@ describe('startProjectWatcher', () => {
     await until(() => seen.has('src/a/f2.ts'));
     await watcher.close();
   });
+
+  for (const usePolling of [false, true]) {
+    it(`reports an edit of .git/info/exclude as a rule change, and nothing else in .git (${usePolling ? 'polling' : 'native'})`, async () => {
+      const root = tree();
+      mkdirSync(path.join(root, '.git', 'info'), { recursive: true });
+      mkdirSync(path.join(root, '.git', 'refs'), { recursive: true });
+      writeFileSync(path.join(root, '.git', 'info', 'exclude'), '# git ls-files --others --exclude-from=.git/info/exclude\n');
+      const seen = new Set<string>();
+      let rules = 0;
+      const watcher = startProjectWatcher({
+        root, filter: createIgnoreFilter({ root }), onPaths: (p) => p.forEach((x) => seen.add(x)), onRulesChanged: () => rules++,
+        usePolling, pollIntervalMs: 100,
+      });
+      await watcher.ready;
+      // The rest of .git is never reported (nor, natively, watched: root, src, src/a, src/b, docs, .git, .git/info).
+      if (!usePolling) expect(watcher.watchedDirectories()).toBe(7);
+      writeFileSync(path.join(root, '.git', 'index'), 'binary index');
+      writeFileSync(path.join(root, '.git', 'refs', 'main'), 'abc');
+      writeFileSync(path.join(root, 'docs/marker.md'), '# marker\n');
+      await until(() => seen.has('docs/marker.md'));
+      expect(rules).toBe(0);
+      writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'docs/\n');
+      await until(() => rules > 0);
+      expect([...seen].filter((p) => p === '.git' || p.startsWith('.git/'))).toEqual([]);
+      await watcher.close();
+    });
+  }
 });

@@ -38,6 +38,15 @@ export interface ProjectWatcher {
   close(): Promise<void>;
 }
 
+/**
+ * The directories of `.git` that are watched although `.git` is ignored: they lead to
+ * `.git/info/exclude`, whose rules the project's ignore filter reads, so its edits must reach
+ * `onRulesChanged` as those of a `.gitignore` do. Every other directory of `.git` stays unwatched.
+ */
+const GIT_EXCLUDE_DIRS: readonly string[] = ['.git', '.git/info'];
+/** The repo-relative path of git's per-repository exclude file. */
+const GIT_EXCLUDE_FILE = '.git/info/exclude';
+
 /** The system's inotify watch limit where known (Linux), else undefined. */
 function systemWatchLimit(): number | undefined {
   try {
@@ -55,8 +64,10 @@ function systemWatchLimit(): number | undefined {
  * ignore rules are applied when choosing what to watch, so ignored trees (node_modules, build output)
  * are never entered. In native mode only directories are watched: a directory's watch reports every
  * change of its entries (the `raw` events carry the entry name), so a tree costs one watch per
- * non-ignored directory rather than one per file. When the watch limit would be exceeded the watcher
- * warns and falls back to polling (which needs per-file stat polling, so files are watched too).
+ * non-ignored directory rather than one per file. `.git` and `.git/info` are watched too (not the rest
+ * of `.git`), so that an edit of `.git/info/exclude` is reported as a rule change. When the watch
+ * limit would be exceeded the watcher warns and falls back to polling (which needs per-file stat
+ * polling, so files are watched too).
  */
 export function startProjectWatcher(options: ProjectWatcherOptions): ProjectWatcher {
   const { root, filter, onPaths, onRulesChanged, logger } = options;
@@ -96,8 +107,11 @@ export function startProjectWatcher(options: ProjectWatcherOptions): ProjectWatc
         if (r === undefined) return false;
         // Gone already: not a directory to watch (its event is still reported through `raw`).
         const isDir = stats ? stats.isDirectory() : (directoryOrMissing(abs) ?? false);
+        // `.git/info/exclude` holds ignore rules: the two directories above it are watched (two watches).
+        if (isDir && GIT_EXCLUDE_DIRS.includes(r)) return false;
         // Native mode watches directories only; their watches report every entry's changes.
         if (!isDir && !usePolling) return true;
+        if (r === GIT_EXCLUDE_FILE) return false;
         return filter.isPathIgnored(r, isDir);
       },
     });
@@ -152,9 +166,9 @@ export function startProjectWatcher(options: ProjectWatcherOptions): ProjectWatc
   };
 }
 
-/** Counts non-ignored directories (root included), stopping at `stopAt`. */
+/** Counts non-ignored directories (root included) and those of {@link GIT_EXCLUDE_DIRS} there are, stopping at `stopAt`. */
 function countWatchableDirs(root: string, filter: IgnoreFilter, stopAt: number): number {
-  let count = 0;
+  let count = GIT_EXCLUDE_DIRS.filter((d) => directoryOrMissing(path.join(root, d)) === true).length;
   const stack = [''];
   while (stack.length > 0 && count < stopAt) {
     const dirRel = stack.pop()!;

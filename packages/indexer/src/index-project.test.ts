@@ -195,4 +195,23 @@ describe('indexProject', () => {
     expect((await store.chunksOfFile('src/icon.ts')).some((c) => c.content.includes('render11'))).toBe(true);
     await store.close();
   });
+
+  it('marks a skipped file that an earlier run indexed as removed: the skip is why it counts as deleted', async () => {
+    const root = repo(1);
+    const base = { ...(await openTestIndex(root)), maxFileBytes: 200 };
+    writeFileSync(path.join(root, 'src/notes.md'), '# Notes\n\nshort\n');
+    writeFileSync(path.join(root, 'src/blob.bin.txt'), 'text for now\n');
+    expect(await indexProject(base)).toMatchObject({ files: 3, skipped: [] });
+    writeFileSync(path.join(root, 'src/notes.md'), `# Notes\n\n${'long line of notes '.repeat(20)}\n`);
+    writeFileSync(path.join(root, 'src/blob.bin.txt'), Buffer.from([0x61, 0, 0x62, 0, 0x63]));
+    writeFileSync(path.join(root, 'src/big-new.md'), 'x'.repeat(300));
+    const report = await indexProject(base);
+    expect(report).toMatchObject({ files: 1, deleted: 2 });
+    expect([...report.skipped].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      { path: 'src/big-new.md', reason: 'too-large', detail: '300 bytes > 200' },
+      { path: 'src/blob.bin.txt', reason: 'binary', removed: true },
+      { path: 'src/notes.md', reason: 'too-large', detail: '390 bytes > 200', removed: true },
+    ]);
+    await base.store.close();
+  });
 });

@@ -182,6 +182,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   // new file of the same size appeared, its chunks and vectors are remembered by content hash, so a
   // file of the same content added in this run (a move) keeps them.
   const walked = new Set(walk.files.map((f) => f.path));
+  // A file the walk skipped (too large, a symlink now) is deleted below: its skip says why.
+  const skippedByWalk = new Map(skipped.map((s) => [s.path, s]));
   // New files by size: at most that many departed files of a size are kept in memory.
   const newSizes = new Map<number, number>();
   for (const f of walk.files) if (!manifest.has(f.path)) newSizes.set(f.size, (newSizes.get(f.size) ?? 0) + 1);
@@ -195,6 +197,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       }
       await store.deleteFile(path);
       report.deleted++;
+      const skip = skippedByWalk.get(path);
+      if (skip) skip.removed = true;
     }
   }
 
@@ -206,7 +210,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   };
   /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
   const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified' | 'secret'): Promise<void> => {
-    skipped.push({ path, reason });
+    skipped.push(manifest.has(path) ? { path, reason, removed: true } : { path, reason });
     await forget(path);
   };
 

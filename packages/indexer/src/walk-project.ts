@@ -38,6 +38,11 @@ export interface SkippedFile {
   path: string;
   reason: SkipReason;
   detail?: string;
+  /**
+   * Set by an index run when an earlier run had indexed the file and this one removed it (the skip is
+   * why it counts among the run's `deleted`: a file grown past the size limit, now binary, ...).
+   */
+  removed?: true;
 }
 
 /** Options of {@link walkProject}. */

@@ -15,7 +15,7 @@ import { parseIntUpTo, parsePort, parsePositiveInt } from './parse-flags.js';
 import { parseHookQueued } from './queue-run-line.js';
 import { CLI_VERSION } from './version.js';
 
-/** Longest `watch --debounce-ms`: a minute; a longer quiet time would defeat a watcher. */
+/** Longest `watch --debounce-ms` and `--max-wait-ms`: a minute; a longer quiet time would defeat a watcher. */
 const MAX_DEBOUNCE_MS = 60_000;
 
 /** Builds the `monorag` command-line program. Actions throw; `main` turns errors into messages. */
@@ -90,6 +90,11 @@ export function createProgram(): Command {
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--debounce-ms <n>', 'quiet time after a change before indexing, 1-60000 ms (default 100)', parseIntUpTo(MAX_DEBOUNCE_MS))
+    .option(
+      '--max-wait-ms <n>',
+      'longest wait for quiet: a run starts at most this long after the first change even while changes keep coming, 1-60000 ms, at least the debounce (default 10 debounces, at most 5000, at least one debounce)',
+      parseIntUpTo(MAX_DEBOUNCE_MS),
+    )
     .action(async (path: string, opts) => {
       await runWatchCommand(path, opts);
     });

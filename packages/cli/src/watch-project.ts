@@ -24,6 +24,11 @@ export interface WatchProjectOptions {
   watch?: boolean;
   /** Debounce of file events, in ms; default 100. */
   debounceMs?: number;
+  /**
+   * Longest wait for quiet, in ms: a run starts at most this long after the first file event it covers,
+   * even while events keep coming; default `defaultMaxWaitMs(debounceMs)` (10 debounces, at most 5 s).
+   */
+  maxWaitMs?: number;
   /** Called after every successful run. */
   onRun?: (report: IndexReport) => void;
 }
@@ -33,11 +38,12 @@ export interface WatchProjectOptions {
  * once (it builds a missing index and catches up with changes made while nothing watched). A change
  * of an ignore-rules file triggers a full run and a fresh watcher, so newly included directories are watched.
  */
-export function watchProject(context: ProjectContext, indexer: ProjectIndexer, { watch = true, debounceMs = 100, onRun }: WatchProjectOptions = {}): WatchedProject {
+export function watchProject(context: ProjectContext, indexer: ProjectIndexer, { watch = true, debounceMs = 100, maxWaitMs, onRun }: WatchProjectOptions = {}): WatchedProject {
   const { logger } = context;
   let closed = false;
   const scheduler = createIndexScheduler({
     debounceMs,
+    maxWaitMs,
     logger,
     run: async (paths) => {
       const report = await indexer.run(paths);

@@ -45,4 +45,10 @@ describe('monorag exit codes', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`option '--debounce-ms <n>' argument '1e12' is invalid. expected a whole number from 1 to 60000, got "1e12".`);
   });
+
+  it('refuses a longest wait shorter than the debounce, naming both', async () => {
+    const run = await runCli(['watch', makeFixtureRepo(), '--debounce-ms', '500', '--max-wait-ms', '200']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('monorag: --max-wait-ms 200 is shorter than the debounce (500 ms); give at least 500, or a shorter --debounce-ms.\n');
+  });
 });

@@ -9,6 +9,7 @@ import { runEnqueueFromQueue } from './enqueue-from-queue.js';
 import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
 import { redactedLines } from '../secret-summary.js';
+import { skippedLines } from '../skipped-lines.js';
 
 /** Options of `monorag index`. */
 export interface IndexCommandOptions {
@@ -140,7 +141,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
         `Indexed ${context.root}${report.mode === 'paths' ? ' (given paths only)' : ''}\n` +
           `  files: ${report.files} in index (${report.added} added${report.moved > 0 ? ` of which ${report.moved} moved with their vectors` : ''}, ` +
           `${report.changed} changed, ${report.deleted} deleted, ${report.unchanged} unchanged, ${report.skipped.length} skipped)\n` +
-          skippedLines(report.skipped) +
+          skippedLines(report.skipped, '--json lists them all') +
           redactedLines(report.redacted) +
           `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache` +
           (report.cachePruned > 0 ? `; ${report.cachePruned} unused cache entries pruned` : '') + '\n' +
@@ -180,14 +181,4 @@ function emptyIndexHint(skipped: number): string {
     'are left out by ignore rules (.gitignore, .git/info/exclude, .monoragignore), by the default rules (dependency and build folders such as node_modules/, dist/, target/, coverage/; a `!dist/` line in .monoragignore re-includes one) ' +
     'or by name (lockfiles, bundles, secret-looking files).\n'
   );
-}
-
-/** Most skipped files listed in the text report; `--json` lists them all. */
-const SKIPPED_SHOWN = 10;
-
-/** The text report's lines naming skipped files and why (`  skipped: dist/app.js (minified)`). */
-function skippedLines(skipped: IndexReport['skipped']): string {
-  const lines = skipped.slice(0, SKIPPED_SHOWN).map((s) => `  skipped: ${s.path} (${s.reason}${s.detail ? `: ${s.detail}` : ''})\n`);
-  if (skipped.length > SKIPPED_SHOWN) lines.push(`  skipped: ${skipped.length - SKIPPED_SHOWN} more (--json lists them all)\n`);
-  return lines.join('');
 }

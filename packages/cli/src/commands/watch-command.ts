@@ -1,35 +1,110 @@
+import { defaultMaxWaitMs, type IndexReport } from '@monorag/indexer';
+import { ErrorCode, MonoragError } from '@monorag/shared';
 import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
+import { skippedLines } from '../skipped-lines.js';
 import { watchProject } from '../watch-project.js';
 
 /** Options of `monorag watch`. */
 export interface WatchCommandOptions {
   dataDir?: string;
-  /** Debounce of file events in ms. */
+  /** Debounce of file events in ms; default 100. */
   debounceMs?: number;
+  /**
+   * Longest wait for quiet in ms: a run starts at most this long after the first change it covers,
+   * even while changes keep coming; at least `debounceMs`. Default `defaultMaxWaitMs(debounceMs)`.
+   */
+  maxWaitMs?: number;
+}
+
+/** The debounce `monorag watch` uses when none is given, in ms (the watcher's own default). */
+const DEFAULT_DEBOUNCE_MS = 100;
+
+/**
+ * How long after the first SIGINT/SIGTERM another one counts as the same request, in ms: 2 s. A
+ * Ctrl-C in a terminal signals the whole process group, and `pnpm monorag` / tsx relay it to the CLI
+ * again (tsx after 30 ms without an answer), so the CLI often hears one keypress twice, moments apart.
+ * A signal after this interval is a user insisting, and stops the process at once.
+ */
+const DUPLICATE_SIGNAL_MS = 2_000;
+
+/** The line printed after each run: time, mode, counts and time taken, then the skipped files and why. */
+function runLine(r: IndexReport): string {
+  return (
+    `${new Date().toISOString()} ${r.mode} update: ${r.added} added, ${r.changed} changed, ${r.deleted} deleted, ` +
+    `${r.skipped.length} skipped, ${r.chunksEmbedded} embedded, ${r.durationMs} ms\n` +
+    skippedLines(r.skipped, '`monorag index --json` lists them all')
+  );
 }
 
 /**
  * `monorag watch [path]`: brings the index up to date, then keeps it so from file events until
- * SIGINT/SIGTERM. Prints one line per update on stdout.
+ * SIGINT/SIGTERM. Prints one line per update on stdout, followed by a line per skipped file with the
+ * reason (as `monorag index` does). On the first SIGINT/SIGTERM it says on stderr that it stops; a run
+ * in progress is stopped at once (its lock released; every file is written in its own transaction, so
+ * what it wrote stays, as with Ctrl-C in `monorag index`) and the process exits 130; when idle it closes
+ * the watcher and the index and returns (exit 0). A repeat of the signal within 2 s (pnpm and tsx relay
+ * a terminal's Ctrl-C) is ignored; a later one exits 130 at once.
+ * @throws MonoragError `INVALID_ARGUMENT` when `maxWaitMs` is shorter than the debounce; the errors of opening the index.
  */
 export async function runWatchCommand(project: string | undefined, options: WatchCommandOptions): Promise<void> {
+  const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  if (options.maxWaitMs !== undefined && options.maxWaitMs < debounceMs) {
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `--max-wait-ms ${options.maxWaitMs} is shorter than the debounce (${debounceMs} ms${options.debounceMs === undefined ? ', the default' : ''}); give at least ${debounceMs}, or a shorter --debounce-ms.`,
+    );
+  }
   const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
   const indexer = await openProjectIndexer(context);
   const watched = watchProject(context, indexer, {
-    debounceMs: options.debounceMs,
-    onRun: (r) =>
-      process.stdout.write(
-        `${new Date().toISOString()} ${r.mode} update: ${r.added} added, ${r.changed} changed, ${r.deleted} deleted, ${r.chunksEmbedded} embedded, ${r.durationMs} ms\n`,
-      ),
+    debounceMs,
+    maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs(debounceMs),
+    onRun: (r) => process.stdout.write(runLine(r)),
   });
-  await watched.ready;
-  const watcher = watched.watcher()!;
-  process.stdout.write(`Watching ${context.root} (${watcher.mode()}, ${watcher.watchedDirectories()} directories). Ctrl-C stops.\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+
+  let firstSignalAt: number | undefined;
+  let resolveStop!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStop = resolve));
+  // Installed for the life of the process (not `once`): with no listener left, a relayed second
+  // SIGINT would kill the process (tsx's child exits at once) before the lock is released.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (firstSignalAt !== undefined) {
+      if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_MS) return;
+      process.stderr.write(`monorag: ${signal} again; exiting now.\n`);
+      indexer.abandon();
+      process.exit(130);
+    }
+    firstSignalAt = Date.now();
+    if (watched.scheduler.status().running) {
+      process.stderr.write(
+        `\nmonorag: interrupted (${signal}); stopping the watch and the index run in progress. The files indexed so far are kept. ` +
+          `Run \`monorag watch ${context.root}\` or \`monorag index ${context.root}\` again to finish (it skips what is already indexed).\n`,
+      );
+      // As `monorag index` on Ctrl-C: free the lock now, synchronously, and leave the run with the process.
+      indexer.abandon();
+      process.exit(130);
+    }
+    // No new run may start while the watcher closes.
+    void watched.scheduler.close();
+    const pending = watched.pendingChanges();
+    process.stderr.write(
+      `\nmonorag: stopping the watch (${signal}); ` +
+        (pending > 0
+          ? `${pending} change(s) were not indexed yet: \`monorag index ${context.root}\` indexes them.\n`
+          : 'the index is up to date.\n'),
+    );
+    resolveStop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  void watched.ready.then(() => {
+    const watcher = watched.watcher();
+    if (firstSignalAt !== undefined || !watcher) return;
+    process.stdout.write(`Watching ${context.root} (${watcher.mode()}, ${watcher.watchedDirectories()} directories). Ctrl-C stops.\n`);
   });
+  await stopped;
   await watched.close();
   await indexer.close();
 }

@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '@monorag/store';
+import { cliCommand, REPO_ROOT } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { makeGitRepo, tokenFile } from './git-repo.js';
+
+let embedding: FakeEmbeddingHttp;
+/** A slow model: each /embed request waits 400 ms, so a run over many files lasts. */
+let slowEmbedding: FakeEmbeddingHttp;
+const spawned: ChildProcess[] = [];
+const repos: string[] = [];
+
+beforeAll(async () => {
+  embedding = await startFakeEmbeddingHttp();
+  slowEmbedding = await startFakeEmbeddingHttp('fake-hash-embedder', { delayMs: 400 });
+});
+
+afterAll(async () => {
+  for (const child of spawned) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch (error) {
+      // ESRCH: the group has already exited, which is what we want.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+  await embedding?.stop();
+  await slowEmbedding?.stop();
+  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
+});
+
+interface Watch {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** The exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+/** Starts `monorag watch <args>` in its own process group, as a terminal runs it (a Ctrl-C signals the whole group). */
+function startWatch(args: string[], env: Record<string, string>): Watch {
+  const { command, args: full } = cliCommand(['watch', ...args]);
+  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  spawned.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The paths in the project's index, and the text of one file's chunks (read while the watcher runs: SQLite WAL allows it). */
+async function readIndex(repo: string, file?: string): Promise<{ paths: string[]; text: string }> {
+  const store = await openSqliteStore({ file: path.join(repo, '.monorag', 'index.sqlite') });
+  try {
+    const paths = (await store.listFiles()).map((f) => f.path).sort();
+    const text = file ? (await store.chunksOfFile(file)).map((c) => c.content).join('\n') : '';
+    return { paths, text };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Ctrl-C in a terminal: SIGINT to the whole group (tsx and the CLI), then, 50 ms later, the duplicate
+ * that pnpm or tsx relays to the CLI (unless the CLI has exited by then).
+ */
+async function ctrlC(watch: Watch, cliPid: number): Promise<void> {
+  process.kill(-watch.child.pid!, 'SIGINT');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    process.kill(cliPid, 'SIGINT');
+  } catch (error) {
+    // ESRCH: the CLI exited at the first signal, which is fine.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/**
+ * The pid of the CLI process itself: tsx runs it in a child of the spawned process, and that child is
+ * where pnpm or tsx relay a terminal's Ctrl-C (Linux: read from /proc).
+ */
+function cliPid(watch: Watch): number {
+  const pid = watch.child.pid!;
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+}
+
+describe('monorag watch', () => {
+  it('indexes an edit within the longest wait while another file is rewritten faster than the debounce', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'notes.txt': 'notes 0\n' });
+    repos.push(repo);
+    const watch = startWatch([repo, '--debounce-ms', '500'], { EMBEDDING_URL: embedding.url });
+    await until(() => /full update: 2 added/.test(watch.stdout()) && watch.stdout().includes('Watching'), 'the first run');
+    // A writer that never pauses for the 500 ms debounce (as `while :; do echo x > notes.txt; sleep 0.05; done`).
+    let n = 0;
+    const writer = setInterval(() => writeFileSync(path.join(repo, 'notes.txt'), `notes ${++n}\n`), 50);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('gammaToken'));
+      // The default longest wait for a 500 ms debounce is 5 s; the writer keeps writing all along.
+      await until(async () => (await readIndex(repo, 'src/a.ts')).text.includes('gammaToken'), 'the edit of src/a.ts in the index', 30_000);
+      expect(n).toBeGreaterThan(0);
+    } finally {
+      clearInterval(writer);
+    }
+    await ctrlC(watch, cliPid(watch));
+    expect(await watch.exited).toBe(0);
+  }, 90_000);
+
+  it('re-decides the index on an edit of .git/info/exclude, lists skipped files and why, and stops cleanly on Ctrl-C', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken'), 'docs/guide.md': '# Guide\n\nHow to use it.\n' });
+    repos.push(repo);
+    const exclude = path.join(repo, '.git', 'info', 'exclude');
+    const watch = startWatch([repo], { EMBEDDING_URL: embedding.url, MONORAG_MAX_FILE_BYTES: '2000' });
+    await until(() => /full update: 3 added/.test(watch.stdout()) && watch.stdout().includes('Watching'), 'the first run');
+    // .git/info/exclude: adding a pattern removes the file from the index (a full run), removing it brings it back.
+    const before = readFileSync(exclude, 'utf8');
+    expect(before).toContain('/.monorag/');
+    appendFileSync(exclude, 'docs/\n');
+    await until(() => /full update: 0 added, 0 changed, 1 deleted/.test(watch.stdout()), 'the run after excluding docs/');
+    expect((await readIndex(repo)).paths).toEqual(['src/a.ts', 'src/b.ts']);
+    writeFileSync(exclude, before);
+    await until(() => /full update: 1 added, 0 changed, 0 deleted/.test(watch.stdout()), 'the run after including docs/ again');
+    expect((await readIndex(repo)).paths).toEqual(['docs/guide.md', 'src/a.ts', 'src/b.ts']);
+
+    // Skipped files are named with the reason; a file grown past the size limit is said to be removed.
+    writeFileSync(path.join(repo, 'src/blob.txt'), Buffer.from('text\0with\0NUL bytes\n'));
+    await until(() => watch.stdout().includes('  skipped: src/blob.txt (binary)\n'), 'the skipped binary file');
+    const big = path.join(repo, 'src/.b.ts.tmp');
+    writeFileSync(big, `${tokenFile('betaToken')}${'// padding line of the file\n'.repeat(100)}`);
+    renameSync(big, path.join(repo, 'src/b.ts'));
+    await until(() => watch.stdout().includes('  skipped: src/b.ts (too-large: 2862 bytes > 2000; removed from the index)\n'), 'the file grown past the limit');
+    expect(watch.stdout()).toMatch(/ paths update: 0 added, 0 changed, 1 deleted, 1 skipped, 0 embedded, \d+ ms\n {2}skipped: src\/b\.ts \(too-large: 2862 bytes > 2000; removed from the index\)\n/);
+    expect((await readIndex(repo)).paths).toEqual(['docs/guide.md', 'src/a.ts']);
+
+    // Ctrl-C while idle: says so, exits 0, no lock left behind, even with the relayed duplicate SIGINT.
+    await ctrlC(watch, cliPid(watch));
+    expect(await watch.exited).toBe(0);
+    expect(watch.stderr()).toContain('monorag: stopping the watch (SIGINT); the index is up to date.\n');
+    expect(existsSync(path.join(repo, '.monorag', 'index.lock'))).toBe(false);
+  }, 120_000);
+
+  it('on Ctrl-C during a run (the SIGINT relayed twice) says so, stops the run, frees the lock and exits 130', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = tokenFile(`module${i}Token`);
+    const repo = makeGitRepo(files);
+    repos.push(repo);
+    const lockFile = path.join(repo, '.monorag', 'index.lock');
+    const watch = startWatch([repo], { EMBEDDING_URL: slowEmbedding.url, MONORAG_EMBED_BATCH_SIZE: '2' });
+    // The first run holds the lock; its files are embedded two per 400 ms request, 8 s for all 40.
+    await until(() => existsSync(lockFile) && existsSync(path.join(repo, '.monorag', 'index.sqlite')), 'the first run to start');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(cliPid(watch)));
+    await ctrlC(watch, cliPid(watch));
+    expect(await watch.exited).toBe(130);
+    // Before, the relayed SIGINT killed the CLI while it waited for the run: the lock named a dead pid.
+    expect(existsSync(lockFile)).toBe(false);
+    expect(watch.stderr()).toContain(
+      `monorag: interrupted (SIGINT); stopping the watch and the index run in progress. The files indexed so far are kept. Run \`monorag watch ${repo}\` or \`monorag index ${repo}\` again to finish (it skips what is already indexed).\n`,
+    );
+    // Stopped, not waited for: the run had not indexed every file.
+    expect((await readIndex(repo)).paths.length).toBeLessThan(40);
+  }, 90_000);
+});

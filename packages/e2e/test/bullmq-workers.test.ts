@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectFile } from '@monorag/indexer';
 import { createBullmqIndexQueue, startRedisServer, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
-import { cliCommand, REPO_ROOT, runCli } from './cli.js';
+import { cliCommand, killGroup, REPO_ROOT, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { writeGeneratedCorpus } from './generated-corpus.js';
 
@@ -27,16 +27,6 @@ let paths: string[];
 let env: Record<string, string>;
 const project = 'bullmq-e2e';
 const spawned: ChildProcess[] = [];
-
-/** Sends `signal` to the child's whole process group (tsx and the node process it runs). */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch (error) {
-    // ESRCH: the group has already exited, which is what we want.
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
-}
 
 function startWorker(): WorkerProcess {
   const { command, args } = cliCommand(['worker', root, '--concurrency', '2']);

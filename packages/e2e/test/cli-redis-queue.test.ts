@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_SCANNER_META, secretScannerOf } from '@monorag/indexer';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, writeTokenProject, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
-import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX } from './cli.js';
+import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { findFreePort } from '@monorag/embedder-client';
@@ -48,14 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of spawned) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch (error) {
-      // ESRCH: the group has already exited, which is what we want.
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-    }
-  }
+  for (const child of spawned) killGroup(child, 'SIGKILL');
   await embedding?.stop();
   for (const dir of [repo, ...dataDirs]) if (dir) rmSync(dir, { recursive: true, force: true });
 });

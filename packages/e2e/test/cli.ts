@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,4 +46,17 @@ export function runCli(args: string[], env: Record<string, string> = {}, { cwd =
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+/**
+ * Sends `signal` to a child's whole process group (tsx and the node process it runs), for children
+ * spawned `detached`; a group that has already exited (ESRCH) is what the caller wants.
+ * @throws the kill error for anything but ESRCH (EPERM, a bad signal)
+ */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }

@@ -22,7 +22,7 @@ export interface ProjectIndexer {
    * @throws MonoragError `STORE_FAILED` when another process held the lock for `lockWaitMs`;
    *   the errors of {@link indexProject}.
    */
-  run(paths?: readonly string[], onProgress?: (p: IndexProgress) => void): Promise<IndexReport>;
+  run(paths?: readonly string[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexReport>;
   /**
    * Points {@link store} at the index file anew when another process has replaced it (a CLI
    * `index --rebuild` swapped in while this process serves), so searches answer from the new file
@@ -154,7 +154,7 @@ export async function openProjectIndexer(
       return handle.store;
     },
     filter,
-    async run(paths, onProgress) {
+    async run(paths, onProgress, signal) {
       const lock = rebuildLock ?? (await acquire());
       rebuildLock = undefined;
       runLock = lock;
@@ -177,7 +177,7 @@ export async function openProjectIndexer(
         const report = await indexProject({
           root: context.root, store, chunker, embedder, maxFileBytes: context.config.index.maxFileBytes,
           cacheRetentionMs: context.config.index.cacheRetentionDays * 86_400_000, redactSecrets: context.config.index.redactSecrets,
-          extraIgnores, filter, paths: all, logger: context.logger, onProgress,
+          extraIgnores, filter, paths: all, logger: context.logger, onProgress, signal,
         });
         queued.remove();
         if (swapPending) await swapIn();

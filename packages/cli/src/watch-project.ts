@@ -45,8 +45,8 @@ export function watchProject(context: ProjectContext, indexer: ProjectIndexer, {
     debounceMs,
     maxWaitMs,
     logger,
-    run: async (paths) => {
-      const report = await indexer.run(paths);
+    run: async (paths, signal) => {
+      const report = await indexer.run(paths, undefined, signal);
       logger.info({ mode: report.mode, added: report.added, changed: report.changed, deleted: report.deleted, ms: report.durationMs }, 'index updated');
       onRun?.(report);
       // A hook may have queued paths while this run held the lock and saw the lock held: pick them up.

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFile
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@monorag/store';
-import { cliCommand, REPO_ROOT } from './cli.js';
+import { cliCommand, killGroup, REPO_ROOT } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -19,14 +19,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of spawned) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch (error) {
-      // ESRCH: the group has already exited, which is what we want.
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-    }
-  }
+  for (const child of spawned) killGroup(child, 'SIGKILL');
   await embedding?.stop();
   await slowEmbedding?.stop();
   for (const repo of repos) rmSync(repo, { recursive: true, force: true });
@@ -150,6 +143,27 @@ describe('monorag watch', () => {
     expect(await watch.exited).toBe(0);
     expect(watch.stderr()).toContain('monorag: stopping the watch (SIGINT); the index is up to date.\n');
     expect(existsSync(path.join(repo, '.monorag', 'index.lock'))).toBe(false);
+  }, 120_000);
+
+  it('a save made during a long run is searchable within seconds: the run is interrupted and the newest file goes first', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
+    repos.push(repo);
+    const watch = startWatch([repo], { EMBEDDING_URL: slowEmbedding.url });
+    await until(() => /full update: 1 added/.test(watch.stdout()) && watch.stdout().includes('Watching'), 'the first run');
+    // About 1,000 line windows: 32 requests of 32 texts at 400 ms each, about 13 s of embedding.
+    const lines = Array.from({ length: 12_000 }, (_, i) => `entry ${i} records value${i} beside marker${i % 97} and label${i % 89}\n`);
+    writeFileSync(path.join(repo, 'docs-big.txt'), lines.join(''));
+    await until(() => slowEmbedding.texts() > 64, 'the long run to be embedding');
+    const saved = Date.now();
+    writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('gammaToken'));
+    await until(async () => (await readIndex(repo, 'src/a.ts')).text.includes('gammaToken'), 'the save in the index', 30_000);
+    const waited = Date.now() - saved;
+    // Written before the long file, whose embedding still had seconds to go.
+    expect((await readIndex(repo)).paths).toEqual(['src/a.ts']);
+    expect(waited).toBeLessThan(8_000);
+    await until(async () => (await readIndex(repo)).paths.includes('docs-big.txt'), 'the long file, in the end', 60_000);
+    await ctrlC(watch, cliPid(watch));
+    expect(await watch.exited).toBe(0);
   }, 120_000);
 
   it('on Ctrl-C during a run (the SIGINT relayed twice) says so, stops the run, frees the lock and exits 130', async () => {

@@ -44,6 +44,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   FILE_UNREADABLE: 422,
   QUEUE_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
+  RUN_INTERRUPTED: 503,
 };
 
 /** Writes `{"error": {code, message, field?}}` with `status`. */

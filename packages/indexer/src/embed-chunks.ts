@@ -1,6 +1,7 @@
 import type { Chunk } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
+import { throwIfInterrupted } from './run-interrupted.js';
 
 /**
  * Most characters of a chunk sent to the embedder. The model reads at most its maximum sequence
@@ -27,23 +28,26 @@ export interface EmbedCounts {
  * Texts per embedder call whose vectors are then written to the embedding cache. A file of thousands
  * of chunks (a generated module) is one batch of the indexer; embedding it in slices and caching each
  * as it comes means an interrupted run (Ctrl-C, a newer save taking over, a crash) keeps what was
- * embedded, and the next run takes it from the cache instead of starting over. 256 texts take a few
- * seconds on 2 CPU cores with all-MiniLM-L6-v2, and are several of the HTTP embedder's own request
- * batches, so slicing costs no throughput.
+ * embedded, and the next run takes it from the cache instead of starting over. A run is interrupted
+ * only between slices, so the slice bounds how long a newer save waits: 64 texts take about 2 s on
+ * 2 CPU cores with all-MiniLM-L6-v2 (about 35 chunks/s), and are two of the HTTP embedder's default
+ * 32-text requests, so slicing costs one SQLite transaction per 64 vectors and no model throughput.
  */
-export const EMBED_SLICE_TEXTS = 256;
+export const EMBED_SLICE_TEXTS = 64;
 
 /**
  * Returns one vector per chunk, in order: from the store's embedding cache (keyed by model and
  * content hash) where present, otherwise from the embedder, in slices of {@link EMBED_SLICE_TEXTS}
  * texts (shortest first), each slice's vectors added to the cache as soon as it is embedded.
- * Identical chunk texts are embedded once.
- * @throws MonoragError `EMBEDDER_UNAVAILABLE` from the embedder (the slices embedded before stay cached).
+ * Identical chunk texts are embedded once. An aborted `signal` stops it before the next slice.
+ * @throws MonoragError `EMBEDDER_UNAVAILABLE` from the embedder (the slices embedded before stay cached);
+ *   `RUN_INTERRUPTED` when `signal` was aborted (the slices embedded before stay cached).
  */
 export async function embedChunks(
   chunks: readonly Chunk[],
   store: ChunkStore,
   embedder: Embedder,
+  signal?: AbortSignal,
 ): Promise<{ vectors: Float32Array[]; counts: EmbedCounts }> {
   const hashes = [...new Set(chunks.map((c) => c.contentHash))];
   const known = await store.getCachedEmbeddings(hashes);
@@ -58,6 +62,7 @@ export async function embedChunks(
     // forward pass to the longest one.
     const ordered = [...missing.entries()].sort((a, b) => a[1].length - b[1].length);
     for (let start = 0; start < ordered.length; start += EMBED_SLICE_TEXTS) {
+      throwIfInterrupted(signal);
       const slice = ordered.slice(start, start + EMBED_SLICE_TEXTS);
       const fresh = await embedder.embed(slice.map(([, text]) => text));
       const entries = new Map<string, Float32Array>();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
@@ -43,6 +43,33 @@ describe('indexProject', () => {
 
     const resumed = await indexProject({ ...base, embedder: createFakeEmbedder() });
     expect(resumed).toMatchObject({ files: 6, added: 2, unchanged: 4, deleted: 0 });
+    await store.close();
+  });
+
+  it('writes the most recently modified files first, and an aborted signal stops it between files with RUN_INTERRUPTED, keeping what it wrote', async () => {
+    const root = repo(4);
+    // m2 saved last, then m0; m1 and m3 older and of one age (ties by path).
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    for (const [name, s] of [['m0', 30], ['m1', 10], ['m2', 40], ['m3', 10]] as const) utimesSync(path.join(root, 'src', `${name}.ts`), at(s), at(s));
+    const base = { ...(await openTestIndex(root)), embedBatchChunks: 1 };
+    const { store } = base;
+    const order: string[] = [];
+    const controller = new AbortController();
+    const writeFile = store.writeFile.bind(store);
+    store.writeFile = async (record, chunks, vectors, symbols) => {
+      order.push(record.path);
+      await writeFile(record, chunks, vectors, symbols);
+      if (order.length === 2) controller.abort();
+    };
+    await expect(indexProject({ ...base, signal: controller.signal })).rejects.toMatchObject({ code: ErrorCode.RUN_INTERRUPTED });
+    expect(order).toEqual(['src/m2.ts', 'src/m0.ts']);
+    expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/m0.ts', 'src/m2.ts']);
+    expect(await store.getMeta('indexedAt')).toBeUndefined();
+
+    const resumed = await indexProject(base);
+    expect(order).toEqual(['src/m2.ts', 'src/m0.ts', 'src/m1.ts', 'src/m3.ts']);
+    expect(resumed).toMatchObject({ files: 4, added: 2, unchanged: 2 });
+    expect(await store.getMeta('indexedAt')).toBeDefined();
     await store.close();
   });
 

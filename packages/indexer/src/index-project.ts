@@ -3,6 +3,7 @@ import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
+import { throwIfInterrupted } from './run-interrupted.js';
 import { currentCommit } from './current-commit.js';
 import { isGeneratedText } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
@@ -64,6 +65,13 @@ export interface IndexProjectOptions {
   redactSecrets?: boolean;
   logger?: Logger;
   onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Aborting it stops the run before its next file or embedding slice (`RUN_INTERRUPTED`): a watcher
+   * lets newer changes go first instead of waiting behind a long run. What was written stays; the
+   * run's freshness (`indexedAt`, `indexedCommit`) is not recorded, so the index reads as stale until
+   * a run completes.
+   */
+  signal?: AbortSignal;
 }
 
 /** What one {@link indexProject} run did. */
@@ -113,10 +121,12 @@ interface PendingFile {
 /**
  * Brings the index of `root` up to date with the tree: walks the project, compares content hashes
  * with the manifest, deletes files that left the tree, and chunks, embeds (through the cache) and
- * writes each added or changed file. A file's chunks, symbols and manifest entry are written in one store
+ * writes each added or changed file, the most recently modified first (a file just saved is searchable
+ * before a long run over older files ends). A file's chunks, symbols and manifest entry are written in one store
  * transaction, so an interrupted run leaves every file either fully old or fully new, and the next
  * run resumes where it stopped. Unreadable files are skipped and keep their previous index entry.
- * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; files written before the failure stay indexed.
+ * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; `RUN_INTERRUPTED` when `signal` is
+ *   aborted. Files written before the failure stay indexed.
  */
 export async function indexProject(options: IndexProjectOptions): Promise<IndexReport> {
   const { root, store, chunker, embedder, logger, onProgress } = options;
@@ -164,7 +174,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const flush = async (): Promise<void> => {
     if (pending.length === 0) return;
     const all = pending.flatMap((p) => p.chunks);
-    const { vectors, counts } = await embedChunks(all, store, embedder);
+    const { vectors, counts } = await embedChunks(all, store, embedder, options.signal);
     report.chunksEmbedded += counts.embedded;
     report.chunksFromCache += counts.cached;
     progress.chunksEmbedded += counts.embedded;
@@ -214,7 +224,10 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     await forget(path);
   };
 
-  for (const file of walk.files) {
+  // Newest first (ties by path): what was just saved is written in the first batch.
+  const byAge = [...walk.files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of byAge) {
+    throwIfInterrupted(options.signal);
     const read = await readProjectFile(file.absPath);
     progress.filesScanned++;
     if (read.kind === 'binary') {
@@ -288,6 +301,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       report.moved++;
       continue;
     }
+    // A file that would overflow the batch goes in the next one: the files before it (the newest) are
+    // written now instead of waiting for a large file's embedding.
+    if (pendingChunks > 0 && pendingChunks + chunks.length > batchChunks) await flush();
     pending.push({ record, chunks, symbols, isNew: previous === undefined });
     pendingChunks += chunks.length;
     if (pendingChunks >= batchChunks) await flush();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { IndexReport } from './index-project.js';
 import { createIndexScheduler, defaultMaxWaitMs } from './index-scheduler.js';
 
@@ -85,6 +86,56 @@ describe('createIndexScheduler', () => {
     }
     expect(runs[0]).toEqual(['edited.ts', 'notes.txt']);
     await scheduler.close();
+  });
+
+  it('interrupts a long run once newer triggers have waited maxWaitMs; the follow-up covers both, and a sync waiter gets its report', async () => {
+    const runs: Array<string[] | undefined> = [];
+    const seen: string[] = [];
+    const scheduler = createIndexScheduler({
+      debounceMs: 10,
+      maxWaitMs: 80,
+      run: async (paths, signal) => {
+        runs.push(paths);
+        if (runs.length === 1) {
+          // A long run that stops at its next safe point once aborted, as indexProject does.
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+          throw new MonoragError(ErrorCode.RUN_INTERRUPTED, 'interrupted');
+        }
+        return { ...report(), added: runs.length };
+      },
+    });
+    scheduler.enqueue(['big.ts']);
+    while (runs.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    scheduler.enqueue(['small.ts']);
+    const joined = scheduler.sync(['other.ts']).then((r) => seen.push(`sync ${r.added}`));
+    await scheduler.idle();
+    await joined;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(runs).toEqual([['big.ts'], ['big.ts', 'other.ts', 'small.ts']]);
+    expect(seen).toEqual(['sync 2']);
+    expect(scheduler.status()).toMatchObject({ running: false, pendingPaths: 0, runs: 2, lastError: null });
+  });
+
+  it('does not interrupt a run that ends within maxWaitMs', async () => {
+    const runs: Array<string[] | undefined> = [];
+    const aborted: boolean[] = [];
+    const scheduler = createIndexScheduler({
+      debounceMs: 10,
+      maxWaitMs: 200,
+      run: async (paths, signal) => {
+        runs.push(paths);
+        if (runs.length === 1) await new Promise((r) => setTimeout(r, 50));
+        aborted.push(signal.aborted);
+        return report();
+      },
+    });
+    scheduler.enqueue(['a.ts']);
+    while (runs.length === 0) await new Promise((r) => setTimeout(r, 5));
+    scheduler.enqueue(['b.ts']);
+    await scheduler.idle();
+    expect(runs).toEqual([['a.ts'], ['b.ts']]);
+    expect(aborted).toEqual([false, false]);
   });
 
   it('waits 10 debounces by default, at most 5 s, never less than one debounce', () => {

@@ -1,9 +1,14 @@
 import { errorMessage, type Logger } from '@monorag/shared';
 import type { IndexReport } from './index-project.js';
 import { normaliseScope } from './path-scope.js';
+import { isRunInterrupted } from './run-interrupted.js';
 
-/** One run the scheduler asks for: the paths to bring up to date, or undefined for the whole tree. */
-export type ScheduledRun = (paths: string[] | undefined) => Promise<IndexReport>;
+/**
+ * One run the scheduler asks for: the paths to bring up to date, or undefined for the whole tree.
+ * When the scheduler aborts `signal` (newer changes have waited `maxWaitMs`), the run should stop
+ * at its next safe point and reject with `RUN_INTERRUPTED` (`indexProject` does, given the signal).
+ */
+export type ScheduledRun = (paths: string[] | undefined, signal: AbortSignal) => Promise<IndexReport>;
 
 /** Options of {@link createIndexScheduler}. */
 export interface IndexSchedulerOptions {
@@ -40,6 +45,12 @@ export interface SchedulerStatus {
 /**
  * Single-flight indexing for one project: triggers are debounced and coalesced per path; while a run
  * is in progress, new triggers collect into exactly one follow-up run, never a second concurrent run.
+ * Triggers that have waited `maxWaitMs` behind a run still in progress interrupt it (its signal is
+ * aborted): the run stops at its next file or embedding slice, keeping what it wrote, and the
+ * follow-up covers both its paths and the new ones, newest files first. So a save is not held up for
+ * minutes behind a long run (a generated file of thousands of chunks, a branch switch), and every
+ * interrupted run still finishes the slice it was embedding, so a long run progresses however often
+ * it is interrupted.
  */
 export interface IndexScheduler {
   /**
@@ -95,6 +106,10 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
   let waiters: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let current: Promise<void> | undefined;
+  /** Aborts the run in progress (see {@link ScheduledRun}). */
+  let controller: AbortController | undefined;
+  /** Fires when pending triggers have waited `maxWaitMs` behind the run in progress. */
+  let preemptTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let failures = 0;
   let idleWaiters: Array<() => void> = [];
@@ -136,14 +151,23 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
     hasPending = false;
     firstPendingAt = undefined;
     waiters = [];
+    const runController = new AbortController();
+    controller = runController;
     current = (async () => {
       try {
-        const report = await run(paths);
+        const report = await run(paths, runController.signal);
         failures = 0;
         state.lastReport = report;
         state.lastError = null;
         for (const w of batch) w.resolve(report);
       } catch (error) {
+        if (runController.signal.aborted && isRunInterrupted(error)) {
+          // Not a failure: newer changes go first. The follow-up covers this run's paths and waiters.
+          logger?.info({ paths: paths?.length ?? 'all' }, 'index run interrupted by newer changes; the next run goes on');
+          add(paths);
+          waiters = [...batch, ...waiters];
+          return;
+        }
         failures++;
         state.lastError = errorMessage(error);
         logger?.warn({ err: state.lastError, paths: paths?.length ?? 'all' }, 'index run failed; will retry');
@@ -154,15 +178,32 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
       } finally {
         state.runs++;
         current = undefined;
+        controller = undefined;
+        if (preemptTimer) clearTimeout(preemptTimer);
+        preemptTimer = undefined;
       }
       if (hasPending && !timer) start();
       settleIdle();
-    })();
+    })().then(() => {
+      // An interrupted run returns early, from inside the try: start its follow-up now.
+      if (!current && hasPending && !timer) start();
+      settleIdle();
+    });
+  };
+
+  /** While a run is in progress, interrupts it once pending triggers have waited `maxWaitMs`. */
+  const armPreempt = (): void => {
+    if (!current || preemptTimer || closed) return;
+    preemptTimer = setTimeout(() => {
+      preemptTimer = undefined;
+      if (current && hasPending && !closed) controller?.abort();
+    }, Math.max(0, firstPendingAt! + maxWaitMs - Date.now()));
   };
 
   return {
     enqueue(paths) {
       add(paths);
+      armPreempt();
       // The debounce restarts with each trigger, but never past the longest wait since the first one.
       schedule(Math.max(0, Math.min(debounceMs, firstPendingAt! + maxWaitMs - Date.now())));
     },
@@ -188,6 +229,8 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
       closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
+      if (preemptTimer) clearTimeout(preemptTimer);
+      preemptTimer = undefined;
       await current;
     },
   };

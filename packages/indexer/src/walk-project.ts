@@ -12,6 +12,8 @@ export interface WalkedFile {
   absPath: string;
   /** Size in bytes. */
   size: number;
+  /** Last modification time, ms since the Unix epoch (index runs take the newest files first). */
+  mtimeMs: number;
 }
 
 /**
@@ -120,7 +122,8 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
         skipped.push({ path: rel, reason: 'binary' });
         continue;
       }
-      const size = await stat(abs).then((s) => s.size).catch(() => -1);
+      const info = await stat(abs).catch(() => undefined);
+      const size = info ? info.size : -1;
       if (size < 0) {
         // readdir decodes names as UTF-8; a name that is not valid UTF-8 comes back with U+FFFD in it
         // and names no file, so say why instead of a bare "unreadable".
@@ -133,7 +136,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
         skipped.push({ path: rel, reason: 'too-large', detail: `${size} bytes > ${maxFileBytes}` });
         continue;
       }
-      files.push({ path: rel, absPath: abs, size });
+      files.push({ path: rel, absPath: abs, size, mtimeMs: info!.mtimeMs });
     }
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -29,6 +29,11 @@ export const ErrorCode = {
   QUEUE_UNAVAILABLE: 'QUEUE_UNAVAILABLE',
   /** The server is shutting down (SIGTERM/SIGINT): the request was cut short and not completed. */
   SHUTTING_DOWN: 'SHUTTING_DOWN',
+  /**
+   * An index run was stopped by its caller between two files or two embedding slices (newer changes
+   * took priority); the files it wrote and the vectors it embedded stay, and the next run goes on.
+   */
+  RUN_INTERRUPTED: 'RUN_INTERRUPTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -210,6 +210,7 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
     sync(paths) {
       return new Promise<IndexReport>((resolve, reject) => {
         add(paths);
+        armPreempt();
         waiters.push({ resolve, reject });
         if (timer) clearTimeout(timer);
         timer = undefined;

@@ -56,6 +56,22 @@ describe('findSecrets', () => {
     for (const [, secret] of expected.entries()) expect(redacted).not.toContain(text.slice(secret.start, secret.end));
   });
 
+  it('ends a connection string at the closing quote of its literal, so the line keeps its `";`', async () => {
+    const text = [
+      'export const dbUrl = "postgres://admin:s3cretPassw0rd@db.internal:5432/app";',
+      "const mongo = connect('mongodb+srv://user:hunter2pass@cluster0.example.net/db', { tls: true });",
+      'DATABASE_URL=postgres://admin:s3cretPassw0rd@db.internal:5432/app',
+      '',
+    ].join('\n');
+    const spans = await findSecrets('src/db.ts', text);
+    expect(spans.map((s) => s.ruleId)).toEqual(['database-connection-string', 'database-connection-string', 'database-connection-string']);
+    expect(redactSecrets(text, spans).split('\n').slice(0, 3)).toEqual([
+      'export const dbUrl = "[REDACTED:database-connection-string]";',
+      "const mongo = connect('[REDACTED:database-connection-string]', { tls: true });",
+      'DATABASE_URL=[REDACTED:database-connection-string]',
+    ]);
+  });
+
   it('flags nothing in ordinary code: JWT test vectors, hashes, UUIDs, base64 images, documented example credentials', async () => {
     const text = [
       '// RFC 7519 / jwt.io test vector',

@@ -34,4 +34,4 @@ export const SECRETLINT_CONFIG: SecretLintCoreConfig = {
  * Names the scanner and its settings. The indexer records it with the index and re-scans every file
  * when it changes (a new secretlint, another rule set), so stored chunks always match the scanner.
  */
-export const SECRET_SCANNER_ID = 'secretlint-13.1.0/recommend+aws-ids/1';
+export const SECRET_SCANNER_ID = 'secretlint-13.1.0/recommend+aws-ids/2';

@@ -92,7 +92,7 @@ export function createGatewayApp({
   app.post('/v1/search', requireJsonBody(), createSearchHandler(served, { maxQueryChars }));
   app.get('/v1/status', createStatusHandler(readStatus));
   app.get('/v1/file', createFileHandler(served));
-  app.get('/health', createHealthHandler(probes, Date.now()));
+  app.get('/health', createHealthHandler(probes, { showInternals: isLoopbackHost(host) }));
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
@@ -103,6 +103,6 @@ export function createGatewayApp({
     if (res.headersSent) return res.end();
     sendThrown(res, error);
   };
-  app.use(jsonBodyErrors(), onError);
+  app.use(jsonBodyErrors(logger), onError);
   return { app, metrics, sessions };
 }

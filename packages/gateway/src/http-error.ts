@@ -20,7 +20,10 @@ export type HttpErrorCode =
   | 'HOST_NOT_ALLOWED'
   /** The request body is over the 1 MB limit (413). */
   | 'PAYLOAD_TOO_LARGE'
-  /** A body-carrying REST request without `Content-Type: application/json` (415). */
+  /**
+   * A body-carrying REST request without `Content-Type: application/json`, with a charset other than
+   * UTF-8, or with a `Content-Encoding` the gateway cannot decompress (415).
+   */
   | 'UNSUPPORTED_MEDIA_TYPE'
   /** A failure that is not a MonoragError: a defect (500). */
   | 'INTERNAL';
@@ -56,11 +59,12 @@ export function sendError(res: Response, status: number, code: HttpErrorCode, me
 /**
  * Answers a thrown error: a MonoragError with its code's status (400 for a bad argument, 403 for a path
  * outside the project or a refused file, 503 when the index, store or embedder is unavailable, ...) and
- * its message, naming `field` when given (the request field that was being resolved); anything else as
- * 500 `INTERNAL` with a one-line message (no stack trace).
+ * its message, naming in `field` the request field that was being resolved when given, else the error's
+ * `argument` (e.g. `startLine` past the end of the file); anything else as 500 `INTERNAL` with a one-line
+ * message (no stack trace).
  */
 export function sendThrown(res: Response, error: unknown, field?: string): void {
-  if (isMonoragError(error)) sendError(res, STATUS_OF[error.code], error.code, error.message, field);
+  if (isMonoragError(error)) sendError(res, STATUS_OF[error.code], error.code, error.message, field ?? error.argument);
   else sendError(res, 500, 'INTERNAL', `Internal error: ${errorMessage(error)}`);
 }
 

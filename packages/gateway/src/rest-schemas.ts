@@ -24,7 +24,15 @@ export function searchBodyHint(maxLimit: number): string {
   return `Send a JSON object {"query": string, "limit"?: 1-${maxLimit}, "mode"?: "hybrid" | "lexical" | "dense", "path"?: string, "language"?: string} with Content-Type: application/json.`;
 }
 
-const lineNumber = z.coerce.number({ error: 'expected a whole number' }).int().min(1);
+/**
+ * A line number in the query string: written in digits (`-1` and `1.5` are refused as such) and >= 1.
+ * A parameter given twice arrives as an array, refused as not one number.
+ */
+const lineNumber = z
+  .string({ error: 'must be given once, as a whole number >= 1 (lines are 1-based)' })
+  .regex(/^[+-]?\d+$/, { error: (issue) => `must be a whole number >= 1 (lines are 1-based); got ${JSON.stringify(issue.input)}` })
+  .transform(Number)
+  .pipe(z.number().min(1, { error: (issue) => `must be >= 1 (lines are 1-based); got ${String(issue.input)}` }));
 
 /**
  * Query of `GET /v1/file`: the arguments of the MCP tool `get_file_context`: `path` (repo-relative),

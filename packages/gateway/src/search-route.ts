@@ -2,7 +2,9 @@ import type { RequestHandler } from 'express';
 import type { McpServerOptions } from '@monorag/mcp';
 import { resolvePathPrefix, type SearchResponse } from '@monorag/retriever';
 import type { Response } from 'express';
-import { sendThrown, sendValidationError } from './http-error.js';
+import { ErrorCode } from '@monorag/shared';
+import { sendError, sendThrown, sendValidationError } from './http-error.js';
+import { isEmptyBody } from './json-body.js';
 import { searchBodyHint, searchBodySchema } from './rest-schemas.js';
 
 /** Options of {@link createSearchHandler} beyond the served project's. */
@@ -28,7 +30,8 @@ function resolveField<T>(res: Response, field: string, resolve: () => T): T | ty
  * `POST /v1/search`: hybrid (or `lexical` / `dense`) search over the project's index. Answers 200 with
  * `{"results": [{path, startLine, endLine, symbol, kind, language, score, snippet}], "mode", "index",
  * "warnings"}`, the JSON of `monorag search --json` (the `index` freshness judged against the work tree,
- * as the CLI and the MCP tool do). A bad body is 400 naming the field; a `path` outside the project
+ * as the CLI and the MCP tool do). An empty body is 400 showing the body expected; a bad body 400
+ * naming the field; a `path` outside the project
  * 403; an unknown `language` 400; an unavailable embedder 503. Refusals of a field name it in `field`.
  */
 export function createSearchHandler(
@@ -38,6 +41,7 @@ export function createSearchHandler(
   const schema = searchBodySchema(maxLimit, maxQueryChars);
   const hint = searchBodyHint(maxLimit);
   return async (req, res) => {
+    if (isEmptyBody(req)) return sendError(res, 400, ErrorCode.INVALID_ARGUMENT, `The request body is empty. ${hint}`);
     const parsed = schema.safeParse(req.body ?? undefined);
     if (!parsed.success) return sendValidationError(res, parsed.error, hint);
     const { query, limit, mode, path, language } = parsed.data;

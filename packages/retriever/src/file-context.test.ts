@@ -42,7 +42,27 @@ describe('readFileContext', () => {
   });
 
   it('refuses a startLine past the end, naming the argument', async () => {
-    await expect(readFileContext({ root, path: 'src/a.ts', startLine: 11 })).rejects.toThrow(/"startLine" \(11\) is past the end of src\/a.ts, which has 10 lines/);
+    await expect(readFileContext({ root, path: 'src/a.ts', startLine: 11 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      argument: 'startLine',
+      message: 'Argument "startLine" (11) is past the end of src/a.ts, which has 10 lines.',
+    });
+  });
+
+  it.each([
+    [{ startLine: 0 }, 'startLine', 'Argument "startLine" must be a whole number >= 1 (lines are 1-based); got 0.'],
+    [{ startLine: 2, endLine: -1 }, 'endLine', 'Argument "endLine" must be a whole number >= 1 (lines are 1-based); got -1.'],
+    [{ startLine: 5, endLine: 3 }, 'endLine', 'Argument "endLine" (3) is before "startLine" (5); give an endLine >= startLine, or none.'],
+  ])('refuses the range %o, naming %s in the message and in argument', async (range, argument, message) => {
+    await expect(readFileContext({ root, path: 'src/a.ts', ...range })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', argument, message });
+  });
+
+  it('says a path holding a NUL byte does, rather than that it must be non-empty', async () => {
+    await expect(readFileContext({ root, path: 'src/a.ts\0.txt' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      argument: 'path',
+      message: 'Argument "path" contains a NUL byte (\\0, %00 in a URL), which no file name can hold; send the path without it.',
+    });
   });
 
   it('bounds the response by maxLines', async () => {

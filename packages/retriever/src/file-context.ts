@@ -58,7 +58,7 @@ export interface FileContext {
 
 function checkLine(value: number | undefined, name: string): void {
   if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "${name}" must be a whole number >= 1 (lines are 1-based); got ${value}.`);
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "${name}" must be a whole number >= 1 (lines are 1-based); got ${value}.`, { argument: name });
   }
 }
 
@@ -76,10 +76,11 @@ function cutLineAt(line: string, maxChars: number): string {
  * was ever indexed. Secrets in the file are replaced by `[REDACTED:<rule>]` (as the indexer does,
  * whatever the index holds; `redacted` counts those in the lines returned); line numbers, line counts and
  * the `maxChars` bound apply to the redacted text.
- * @throws MonoragError `INVALID_ARGUMENT` (bad range, startLine past the end of the file, naming
- *   the argument; a path that is not a regular file, such as a directory or a named pipe, which is
+ * @throws MonoragError `INVALID_ARGUMENT` (bad range, startLine past the end of the file; a path that
+ *   is empty, holds a NUL byte or is not a regular file, such as a directory or a named pipe, which is
  *   never read from), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
- *   private key), `NOT_FOUND`, `FILE_UNREADABLE` (also when the secret scan fails).
+ *   private key), `NOT_FOUND`, `FILE_UNREADABLE` (also when the secret scan fails). Errors about one
+ *   argument name it in their message and in `argument`.
  */
 export async function readFileContext(options: FileContextOptions): Promise<FileContext> {
   const { root, maxLines = 400, maxChars = 40_000, maxFileBytes = 4 * 1024 * 1024 } = options;
@@ -87,24 +88,30 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   checkLine(options.endLine, 'endLine');
   const startLine = options.startLine ?? 1;
   if (options.endLine !== undefined && options.endLine < startLine) {
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "endLine" (${options.endLine}) is before "startLine" (${startLine}).`);
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `Argument "endLine" (${options.endLine}) is before "startLine" (${startLine}); give an endLine >= startLine, or none.`,
+      { argument: 'endLine' },
+    );
   }
   const target = resolveProjectPath(root, options.path, 'path');
   if (options.isReadable && !options.isReadable(target.rel)) {
     throw new MonoragError(
       ErrorCode.PATH_OUTSIDE_PROJECT,
       `Argument "path": ${target.rel} is excluded by the project's ignore rules (.gitignore, .monoragignore, or monorag's defaults for secrets, .git and dependencies); it is not served.`,
+      { argument: 'path' },
     );
   }
   const bytes = await readRegularFile(target.abs, target.rel, maxFileBytes);
   const decoded = decodeText(bytes);
   if (decoded.kind === 'binary') {
-    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is a binary file.`);
+    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${target.rel} is a binary file.`, { argument: 'path' });
   }
   if (holdsPrivateKey(decoded.text)) {
     throw new MonoragError(
       ErrorCode.PATH_OUTSIDE_PROJECT,
       `Argument "path": ${target.rel} holds a private key, so the index leaves it out (skip reason "secret"); it is not served.`,
+      { argument: 'path' },
     );
   }
   const secrets = await findSecrets(target.rel, decoded.text);
@@ -118,7 +125,11 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const totalLines = lines.length;
   if (startLine > totalLines) {
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "startLine" (${startLine}) is past the end of ${target.rel}, which has ${totalLines} lines.`);
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `Argument "startLine" (${startLine}) is past the end of ${target.rel}, which has ${totalLines} line${totalLines === 1 ? '' : 's'}.`,
+      { argument: 'startLine' },
+    );
   }
   const first = lines[startLine - 1]!;
   if (first.length > maxChars) {

@@ -21,29 +21,40 @@ function isInside(root: string, candidate: string): boolean {
  * name as a prefix (`/repo-other` for root `/repo`).
  * @param root Absolute real path of the project root.
  * @param argName Name of the argument, used in error messages (e.g. `path`).
- * @throws MonoragError `PATH_OUTSIDE_PROJECT` or `NOT_FOUND`, naming the argument.
+ * @throws MonoragError `INVALID_ARGUMENT` (empty, or holding a NUL byte), `PATH_OUTSIDE_PROJECT` or
+ *   `NOT_FOUND`, naming the argument (also in `argument`).
  */
 export function resolveProjectPath(root: string, userPath: string, argName = 'path'): ProjectPath {
-  if (typeof userPath !== 'string' || userPath.trim() === '' || userPath.includes('\0')) {
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "${argName}" must be a non-empty path relative to the project root.`);
+  const argument = { argument: argName };
+  if (typeof userPath !== 'string' || userPath.trim() === '') {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "${argName}" must be a non-empty path relative to the project root.`, argument);
+  }
+  if (userPath.includes('\0')) {
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `Argument "${argName}" contains a NUL byte (\\0, %00 in a URL), which no file name can hold; send the path without it.`,
+      argument,
+    );
   }
   const lexical = path.resolve(root, userPath);
   if (!isInside(root, lexical)) {
     throw new MonoragError(
       ErrorCode.PATH_OUTSIDE_PROJECT,
       `Argument "${argName}" (${userPath}) is outside the project ${root}; give a path relative to the project root.`,
+      argument,
     );
   }
   let real: string;
   try {
     real = realpathSync(lexical);
   } catch {
-    throw new MonoragError(ErrorCode.NOT_FOUND, `Argument "${argName}": ${userPath} does not exist in the project ${root}.`);
+    throw new MonoragError(ErrorCode.NOT_FOUND, `Argument "${argName}": ${userPath} does not exist in the project ${root}.`, argument);
   }
   if (!isInside(root, real)) {
     throw new MonoragError(
       ErrorCode.PATH_OUTSIDE_PROJECT,
       `Argument "${argName}" (${userPath}) leads outside the project ${root} through a symbolic link; refused.`,
+      argument,
     );
   }
   return { rel: path.relative(root, real).split(path.sep).join('/'), abs: real };

@@ -17,10 +17,10 @@ function checkRegular(info: Stats, rel: string, maxFileBytes: number): void {
   if (!info.isFile()) {
     const kind = describeKind(info);
     const what = kind === 'not a regular file' ? kind : `${kind}, not a regular file`;
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${rel || '.'} is ${what}; only regular files can be read.`);
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${rel || '.'} is ${what}; only regular files can be read.`, { argument: 'path' });
   }
   if (info.size > maxFileBytes) {
-    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${rel} is ${info.size} bytes, over the ${maxFileBytes}-byte limit for reading.`);
+    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${rel} is ${info.size} bytes, over the ${maxFileBytes}-byte limit for reading.`, { argument: 'path' });
   }
 }
 

@@ -44,11 +44,17 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
  */
 export class MonoragError extends Error {
   readonly code: ErrorCode;
+  /**
+   * The argument at fault when the error is about one (e.g. `startLine`, `path`), as its message names
+   * it: the HTTP gateway answers it as the error's `field`.
+   */
+  readonly argument?: string;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; argument?: string }) {
     super(message, options);
     this.name = 'MonoragError';
     this.code = code;
+    if (options?.argument !== undefined) this.argument = options.argument;
   }
 }
 

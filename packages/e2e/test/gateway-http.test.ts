@@ -235,6 +235,24 @@ describe('monorag gateway: auth, health, metrics', () => {
     });
   });
 
+  it('GET /health bound beyond loopback names no embedder URL to a client without a token; with one it does', async () => {
+    const open = await startGatewayProcess(repo, { EMBEDDING_URL: embedder.url, MONORAG_GATEWAY_TOKEN: TOKEN }, ['--host', '0.0.0.0']);
+    try {
+      const get = async (headers: Record<string, string>) => {
+        const response = await fetch(`${open.url}/health`, { headers });
+        return { status: response.status, body: await response.json() };
+      };
+      const store = { ok: true, detail: expect.stringMatching(/^sqlite: 5 files, \d+ chunks$/) };
+      expect(await get({})).toEqual({ status: 200, body: { status: 'ok', uptimeSeconds: expect.any(Number), store, embedder: { ok: true, detail: 'embedding server answers' } } });
+      expect(await get({ authorization: `Bearer ${TOKEN}` })).toEqual({
+        status: 200,
+        body: { status: 'ok', uptimeSeconds: expect.any(Number), store, embedder: { ok: true, detail: `${embedder.url} answers` } },
+      });
+    } finally {
+      expect(await open.stop()).toBe(0);
+    }
+  });
+
   it('GET /metrics counts requests per route and status, and times searches', async () => {
     const metrics = async () => (await request('/metrics')).text();
     const route = 'monorag_http_requests_total{method="POST",route="/v1/search",status="200"}';

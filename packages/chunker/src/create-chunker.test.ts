@@ -297,6 +297,17 @@ describe('createChunker: Markdown and windows', () => {
     expect((chunks[2] as Chunk).header).toBe('docs/guide.md\nMonorag > Usage\n### Index');
   });
 
+  it('a run of title-only sibling headings shares the section of the description that follows them', () => {
+    const text = [
+      '## API', '', '### get(input)', '### post(input)', '### put(input)', '', 'Sets the method and makes a request.', '',
+      '### options', '', 'Type: object', '',
+    ].join('\n');
+    expect(rows(chunker.chunk('readme.md', text))).toEqual([
+      [1, 7, 'section', 'put(input)', 'API'],
+      [9, 11, 'section', 'options', 'API'],
+    ]);
+  });
+
   it('splits a large section into windows at blank lines', () => {
     const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.';
     const text = ['# Big', '', ...Array.from({ length: 6 }, () => [paragraph, paragraph, '']).flat()].join('\n');

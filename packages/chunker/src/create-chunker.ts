@@ -21,6 +21,7 @@ import { rstPieces } from './rst-pieces.js';
 import { syntaxPieces } from './syntax-pieces.js';
 import { toChunk } from './to-chunk.js';
 import { CHUNKER_VERSION } from './version.js';
+import { dropPragmaChunks } from './drop-pragma-chunks.js';
 import { windowPieces } from './window-pieces.js';
 import { BERT_SPECIAL_TOKENS } from './wordpiece.js';
 
@@ -146,8 +147,9 @@ export async function createChunker({
       // Never throw on content: a file the planner cannot handle is chunked by windows instead, and says so.
       planned = windowsBecause(ctx, 'planner-error');
     }
-    // The pieces of an inlined base64/hex blob (a WebAssembly module, an image) are no chunks.
-    const chunks: Chunk[] = dropDataChunks(normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece)));
+    // The pieces of an inlined base64/hex blob (a WebAssembly module, an image), and a trailing
+    // source-map pragma left alone, are no chunks.
+    const chunks: Chunk[] = dropPragmaChunks(dropDataChunks(normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece))));
     return { language: spec.id, chunks, fallback: planned.fallback, symbols: planned.symbols ?? [] };
   };
 

@@ -28,7 +28,7 @@ export interface SectionOptions {
  * Plans sections: each heading starts a section that runs to the next heading of any level. Kind
  * `section`, symbol = heading text, scopes = the texts of the enclosing (lower-level) headings, signature =
  * the title line. Rows before the first heading are a section with symbol null. A section holding only its
- * title joins the section after it when that one is nested deeper. Sections over `ctx.maxTokens` are split
+ * title joins the section after it when that one is nested deeper, or (without `group`) at the same level. Sections over `ctx.maxTokens` are split
  * into windows; with `group`, neighbouring sections that fit together form one chunk (symbol of the first).
  */
 export function sectionPieces(ctx: PlanContext, headings: readonly Heading[], options: SectionOptions = {}): Piece[] {
@@ -68,7 +68,10 @@ export function sectionPieces(ctx: PlanContext, headings: readonly Heading[], op
     const end = next ? next.start - 1 : rows.length - 1;
     let hasBody = false;
     for (let row = heading.lastRow + 1; row <= end && !hasBody; row++) hasBody = !lines.isBlank(row);
-    if (!hasBody && next && next.level > heading.level) {
+    // A title-only section opens the next one when that is nested deeper, or, for document headings
+    // (not grouped data-file keys, whose one-line keys group anyway), a sibling: a run of API headings
+    // sharing one description (`### ky.get(...)`, `### ky.post(...)`, ... then the text).
+    if (!hasBody && next && (next.level > heading.level || (!options.group && next.level === heading.level))) {
       if (carryStart < 0) carryStart = heading.start;
       return;
     }

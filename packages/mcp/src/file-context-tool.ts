@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
 import { freshnessSchema } from './schemas.js';
+import { toolArguments } from './tool-arguments.js';
 import { errorResult } from './tool-result.js';
 
 /** Options of {@link registerFileContextTool}. */
@@ -44,11 +45,11 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
         `Read lines of a file in the project (path relative to the project root; lines 1-based and inclusive). ` +
         `At most ${options.maxLines} lines or ${options.maxChars} characters per call; continue from endLine + 1 when truncated. ` +
         `A single line longer than ${options.maxChars} characters is cut there; the rest of it cannot be read.`,
-      inputSchema: {
+      inputSchema: toolArguments('get_file_context', {
         path: z.string().describe('Repo-relative path, e.g. "lib/client.js".'),
         startLine: z.number().int().min(1).optional().describe('First line, 1-based (default 1).'),
         endLine: z.number().int().min(1).optional().describe('Last line, inclusive (default startLine + the line limit - 1).'),
-      },
+      }),
       outputSchema: {
         path: z.string(),
         startLine: z.number().int(),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { formatFreshness } from './format-freshness.js';
 import type { IndexControl, IndexRunSummary } from './index-control.js';
 import { freshnessSchema } from './schemas.js';
+import { toolArguments } from './tool-arguments.js';
 import { errorResult } from './tool-result.js';
 
 const runSchema = z.object({
@@ -38,7 +39,7 @@ export function registerIndexTools(server: McpServer, control: IndexControl): vo
     {
       title: 'Index status',
       description: 'How fresh the index is: commit and time of the last update, pending changes, whether a file watcher runs, the last run and any error.',
-      inputSchema: {},
+      inputSchema: toolArguments('index_status', {}),
       outputSchema: {
         index: freshnessSchema,
         watching: z.enum(['native', 'polling', 'off']),
@@ -71,10 +72,10 @@ export function registerIndexTools(server: McpServer, control: IndexControl): vo
       description:
         'Bring the index up to date with the files on disk: the given repo-relative paths, or the whole tree. ' +
         'With wait=true the call returns after the update has finished; otherwise it returns at once.',
-      inputSchema: {
+      inputSchema: toolArguments('sync_index', {
         paths: z.array(z.string()).max(10_000).optional().describe('Repo-relative files or directories; omit for the whole tree.'),
         wait: z.boolean().optional().describe('Wait for the update to finish (default false).'),
-      },
+      }),
       outputSchema: { started: z.boolean(), run: runSchema.nullable(), index: freshnessSchema, warnings: z.array(z.string()) },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

@@ -3,3 +3,5 @@ export { createMcpServer, type McpServerOptions } from './mcp-server.js';
 export { fenceCode } from './fence.js';
 export { createTrackedTransport, type TrackedTransport } from './tracked-transport.js';
 export type { IndexControl, IndexRunSummary, IndexStatus } from './index-control.js';
+export { createStdioTransport, type StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
+export { checkMessage, parseMessage, type MessageCheck, type RejectedMessage } from './check-message.js';

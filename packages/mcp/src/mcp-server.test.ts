@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { unknownPaths } from '@monorag/indexer';
 import type { IndexFreshness, SearchResponse } from '@monorag/retriever';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,16 @@ afterEach(async () => {
 
 /** Connects an in-process client to a server over `root` whose search returns `hit` and whose index control is fake. */
 async function connect(): Promise<Client> {
-  const server = createMcpServer({
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createServer().connect(serverSide);
+  client = new Client({ name: 'test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** A server over `root` whose search returns `hit` and whose index control is fake. */
+function createServer() {
+  return createMcpServer({
     root,
     version: '0.0.0-test',
     readFreshness: async () => index,
@@ -42,11 +52,24 @@ async function connect(): Promise<Client> {
       unknownPaths: async (paths) => unknownPaths(root, paths, [{ path: 'gone.ts' }]),
     },
   });
+}
+
+/** Sends raw JSON-RPC messages (after initializing) to a new server; resolves with the answers to the requests among them, by id. */
+async function exchange(messages: JSONRPCMessage[]): Promise<JSONRPCMessage[]> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'test', version: '0.0.0' });
-  await client.connect(clientSide);
-  return client;
+  await createServer().connect(serverSide);
+  const answers: JSONRPCMessage[] = [];
+  clientSide.onmessage = (message) => answers.push(message);
+  await clientSide.start();
+  const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } };
+  await clientSide.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initialize });
+  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  for (const message of messages) await clientSide.send(message);
+  const expected = messages.length + 1;
+  for (let i = 0; i < 200 && answers.length < expected; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await clientSide.close();
+  const id = (message: JSONRPCMessage) => Number((message as { id: number }).id);
+  return answers.filter((message) => id(message) !== 0).sort((a, b) => id(a) - id(b));
 }
 
 /** The text of a tool result, and whether it is an error. */
@@ -93,5 +116,29 @@ describe('MCP tools', () => {
   it('search_code counts one result in the singular', async () => {
     const result = await call('search_code', { query: 'f' });
     expect(result.text.split('\n')[0]).toBe('1 result for the query.');
+  });
+
+  it('answers tools/call whose arguments are not an object with -32602 naming "arguments", and keeps serving', async () => {
+    const answers = await exchange([
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_code', arguments: 'x' } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_code', arguments: null } } as unknown as JSONRPCMessage,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'f' } } },
+    ]);
+    expect(answers.slice(0, 2)).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params of tools/call: "arguments" must be an object, not a string.' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params of tools/call: "arguments" must be an object, not null.' } },
+    ]);
+    expect(answers[2]).toMatchObject({ id: 3, result: { structuredContent: { results: [{ symbol: 'f' }] } } });
+  });
+
+  it.each([
+    ['search_code', { query: 'retry', langauge: 'ts' }, 'Unknown argument "langauge" (did you mean "language"?); search_code takes query, limit, path, language.'],
+    ['search_code', { query: 'retry', foo: 1, lmit: 2 }, 'Unknown arguments "foo", "lmit" (did you mean "limit"?); search_code takes query, limit, path, language.'],
+    ['get_file_context', { path: 'src/a.ts', start: 1 }, 'Unknown argument "start"; get_file_context takes path, startLine, endLine.'],
+    ['index_status', { verbose: true }, 'Unknown argument "verbose"; index_status takes no arguments.'],
+    ['sync_index', { path: ['src'] }, 'Unknown argument "path" (did you mean "paths"?); sync_index takes paths, wait.'],
+  ])('%s refuses unknown arguments %j as it refuses a wrong type, naming them and the known ones', async (name, args, message) => {
+    const result = await call(name, args);
+    expect(result).toMatchObject({ isError: true, text: `MCP error -32602: Input validation error: Invalid arguments for tool ${name}: ${message}` });
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
 import { freshnessSchema, searchHitSchema } from './schemas.js';
+import { toolArguments } from './tool-arguments.js';
 import { errorResult } from './tool-result.js';
 
 /** Options of {@link registerSearchCodeTool}. */
@@ -36,12 +37,12 @@ export function registerSearchCodeTool(
       description:
         'Search the indexed repository for code and documentation relevant to a natural-language question or identifier. ' +
         'Returns ranked chunks (path, 1-based inclusive line range, symbol, snippet). Use get_file_context to read more lines.',
-      inputSchema: {
+      inputSchema: toolArguments('search_code', {
         query: z.string().describe('What to find: a question, a description of behaviour, or identifiers.'),
         limit: z.number().int().min(1).max(maxLimit).optional().describe(`Results to return (1-${maxLimit}, default 10).`),
         path: z.string().optional().describe('Only results whose repo-relative path starts with this prefix, e.g. "lib/" (an absolute path inside the project also works).'),
         language: z.string().optional().describe('Only results of this language, e.g. "typescript" (or "ts"), "python" (or "py"), "markdown".'),
-      },
+      }),
       outputSchema: {
         results: z.array(searchHitSchema),
         mode: z.string(),

@@ -92,6 +92,48 @@ describe('monorag gateway: MCP over Streamable HTTP', () => {
   });
 });
 
+describe('monorag gateway: /mcp refuses what is not one JSON-RPC message in JSON-RPC shape', () => {
+  it('invalid JSON is -32700, an object without "jsonrpc" and a batch -32600, arguments that are not an object -32602; the session goes on', async () => {
+    const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    await client.connect(transport);
+    try {
+      const post = async (body: string) => {
+        const response = await fetch(`${gateway.url}/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' },
+          body,
+        });
+        const text = await response.text();
+        const json = response.headers.get('content-type')?.startsWith('text/event-stream') ? text.split('\n').find((l) => l.startsWith('data: '))!.slice(6) : text;
+        return { status: response.status, body: JSON.parse(json) as unknown };
+      };
+      expect(await post('{"jsonrpc":"2.0","id":1,"method":"tools/li')).toEqual({
+        status: 400,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } },
+      });
+      expect(await post('{"foo":1}')).toEqual({
+        status: 400,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' } },
+      });
+      expect(await post('[{"jsonrpc":"2.0","id":2,"method":"tools/list"}]')).toEqual({
+        status: 400,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: batches (a JSON array of messages) are not supported since MCP 2025-06-18; send each message on its own.' } },
+      });
+      expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_code', arguments: null } }))).toEqual({
+        status: 200,
+        body: { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params of tools/call: "arguments" must be an object, not null.' } },
+      });
+      const typo = await client.callTool({ name: 'search_code', arguments: { query: 'retry', langauge: 'ts' } });
+      expect(typo).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Unknown argument "langauge" \(did you mean "language"\?\); search_code takes query, limit, path, language\.$/) }] });
+      expect((await client.listTools()).tools).toHaveLength(4);
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('monorag gateway: REST', () => {
   it('POST /v1/search answers with the hits and freshness of search --json, the right file first', async () => {
     const response = await request('/v1/search', { method: 'POST', body: { query: 'lower-case a title and join its words with dashes', mode: 'lexical', limit: 2 } });

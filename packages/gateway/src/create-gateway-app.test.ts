@@ -95,6 +95,53 @@ describe('createGatewayApp: MCP sessions', () => {
   });
 });
 
+/** A raw POST to /mcp (with the session id when given); resolves with the status and the JSON-RPC message(s) of the answer (JSON or SSE). */
+async function postMcp(url: string, body: string, session?: string): Promise<{ status: number; messages: unknown[] }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+  if (session !== undefined) headers['mcp-session-id'] = session;
+  const response = await fetch(`${url}/mcp`, { method: 'POST', headers, body });
+  const text = await response.text();
+  const messages = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as unknown)
+    : [JSON.parse(text) as unknown];
+  return { status: response.status, messages };
+}
+
+describe('createGatewayApp: /mcp answers malformed messages in JSON-RPC shape', () => {
+  it.each([
+    ['a body that is not JSON', '{"jsonrpc":"2.0","id":1,"method":"tools/li', 400, { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) }, null],
+    ['JSON that is not an object', '3', 400, { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object, not a number.' }, null],
+    ['an object that is no message', '{"foo":1}', 400, { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' }, null],
+    ['a request without "jsonrpc"', '{"id":77,"method":"tools/list"}', 400, { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' }, 77],
+    ['params that are not an object', '{"jsonrpc":"2.0","id":79,"method":"tools/call","params":"x"}', 400, { code: -32600, message: 'Invalid Request: "params" must be an object, not a string (in a request).' }, 79],
+    ['a batch', '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]', 400, { code: -32600, message: 'Invalid Request: batches (a JSON array of messages) are not supported since MCP 2025-06-18; send each message on its own.' }, null],
+  ])('%s, with a valid session', async (_label, body, status, error, id) => {
+    const url = await serve();
+    const { client, transport } = await connect(url);
+    const answer = await postMcp(url, body, transport.sessionId);
+    expect(answer).toEqual({ status, messages: [{ jsonrpc: '2.0', error, id }] });
+    expect((await client.listTools()).tools).toHaveLength(2);
+  });
+
+  it('a body that is not JSON without a session id is -32700 too', async () => {
+    const url = await serve();
+    expect(await postMcp(url, 'not json at all')).toEqual({
+      status: 400,
+      messages: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } }],
+    });
+  });
+
+  it('tools/call whose arguments are not an object is -32602 naming "arguments", answered to the request', async () => {
+    const url = await serve();
+    const { transport } = await connect(url);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'search_code', arguments: 'x' } });
+    expect(await postMcp(url, body, transport.sessionId)).toEqual({
+      status: 200,
+      messages: [{ jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Invalid params of tools/call: "arguments" must be an object, not a string.' } }],
+    });
+  });
+});
+
 describe('createGatewayApp: HTTP', () => {
   it('on a loopback bind, refuses a request naming another Host (DNS rebinding) with 403', async () => {
     const url = new URL(await serve());

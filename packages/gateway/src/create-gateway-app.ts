@@ -9,6 +9,7 @@ import { createHealthHandler, type HealthProbes } from './health-route.js';
 import { hostValidation } from './host-validation.js';
 import { sendError, sendThrown } from './http-error.js';
 import { jsonBody, jsonBodyErrors, requireJsonBody } from './json-body.js';
+import { jsonRpcBodyErrors } from './json-rpc-error.js';
 import { createMcpSessions, type McpSessions } from './mcp-sessions.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { requestLog } from './request-log.js';
@@ -66,7 +67,8 @@ const ROUTES = 'POST /v1/search, GET /v1/status, GET /v1/file, POST|GET|DELETE /
  * loopback bind), the rate limit per token or IP (not `/health`, `/metrics`, `DELETE /mcp`), the bearer
  * token check (all but `/health`), JSON bodies up to 1 MB. Errors are JSON `{"error": {code, message,
  * field?}}` (see `HttpErrorCode`); an unknown route is 404 `ROUTE_NOT_FOUND`. On `/mcp` the refusals of
- * the MCP layer (Host, session id, session cap) are JSON-RPC errors, as MCP clients expect.
+ * the MCP layer (Host, session id, session cap) and bodies that are not one JSON-RPC message (not JSON
+ * -32700, a batch or no `"jsonrpc": "2.0"` -32600) are JSON-RPC errors, as MCP clients expect.
  */
 export function createGatewayApp({
   project, readStatus, probes, tokens = [], rateLimit = { max: 300, windowMs: 60_000 }, sessions: sessionLimits = { max: 64, idleMs: 1_800_000 }, host = '127.0.0.1', maxQueryChars = 2000, logger,
@@ -86,7 +88,7 @@ export function createGatewayApp({
   app.use(metrics.middleware, requestLog(logger));
   app.use(hostValidation({ loopbackOnly: isLoopbackHost(host) }));
   app.use(identifyClient(tokens), createRateLimiter({ ...rateLimit, exempt: isRateExempt }), requireToken(tokens, OPEN_PATHS));
-  app.use(jsonBody());
+  app.use(jsonBody(), jsonRpcBodyErrors(logger));
 
   app.all('/mcp', (req, res) => sessions.handle(req, res, req.body));
   app.post('/v1/search', requireJsonBody(), createSearchHandler(served, { maxQueryChars }));

@@ -3,8 +3,9 @@ import type { Request, Response } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { checkMessage } from '@monorag/mcp';
 import { errorMessage, type Logger } from '@monorag/shared';
-import { sendJsonRpcError } from './json-rpc-error.js';
+import { sendJsonRpcError, sendJsonRpcReply } from './json-rpc-error.js';
 
 /** Options of {@link createMcpSessions}. */
 export interface McpSessionsOptions {
@@ -22,10 +23,13 @@ export interface McpSessionsOptions {
 /** The stateful MCP sessions of the gateway's `/mcp` endpoint (Streamable HTTP, session id in `Mcp-Session-Id`). */
 export interface McpSessions {
   /**
-   * Handles a POST (JSON-RPC messages; `initialize` without a session id opens a session), GET (the
-   * session's SSE stream) or DELETE (ends the session) on `/mcp`. `body` is the parsed JSON of a POST.
-   * Answers 400 to a non-initialize request without a session id, 404 to an unknown or expired
-   * session id (the client initializes anew), 503 past `maxSessions`; each with a JSON-RPC error body.
+   * Handles a POST (one JSON-RPC message; `initialize` without a session id opens a session), GET (the
+   * session's SSE stream) or DELETE (ends the session) on `/mcp`. `body` is the parsed JSON of a POST
+   * (undefined when it was not sent as JSON: the SDK answers 415). Answers 400 -32600 Invalid Request
+   * to a body that is not one JSON-RPC message (`checkMessage`: a batch, no `"jsonrpc": "2.0"`...), with
+   * the message's id when it has one, before looking at the session; 400 to a non-initialize request
+   * without a session id, 404 to an unknown or expired session id (the client initializes anew), 503
+   * past `maxSessions`; each with a JSON-RPC error body.
    */
   handle(req: Request, res: Response, body: unknown): Promise<void>;
   /** Sessions open now. */
@@ -104,6 +108,13 @@ export function createMcpSessions({ createServer, maxSessions, idleMs, logger, o
 
   return {
     async handle(req, res, body) {
+      if (req.method === 'POST' && body !== undefined) {
+        const checked = checkMessage(body);
+        if (!checked.ok) {
+          logger.warn({ id: checked.reply.id, code: checked.reply.error.code }, `rejected a message on /mcp: ${checked.reply.error.message}`);
+          return sendJsonRpcReply(res, 400, checked.reply);
+        }
+      }
       const header = req.headers['mcp-session-id'];
       const id = Array.isArray(header) ? header[0] : header;
       if (id === undefined) {

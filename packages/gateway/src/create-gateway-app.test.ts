@@ -131,6 +131,15 @@ describe('createGatewayApp: /mcp answers malformed messages in JSON-RPC shape', 
     });
   });
 
+  it('a body over 1 MB is 413 -32600', async () => {
+    const url = await serve();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });
+    expect(await postMcp(url, body)).toEqual({
+      status: 413,
+      messages: [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: "Invalid Request: the body is over the gateway's limit of 1 MB (1048576 bytes); send a smaller message." } }],
+    });
+  });
+
   it('tools/call whose arguments are not an object is -32602 naming "arguments", answered to the request', async () => {
     const url = await serve();
     const { transport } = await connect(url);

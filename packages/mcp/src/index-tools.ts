@@ -6,6 +6,7 @@ import type { IndexControl, IndexRunSummary } from './index-control.js';
 import { freshnessSchema } from './schemas.js';
 import { toolArguments } from './tool-arguments.js';
 import { errorResult } from './tool-result.js';
+import { resolvePathPrefix } from '@monorag/retriever';
 
 const runSchema = z.object({
   mode: z.enum(['full', 'paths']),
@@ -31,9 +32,10 @@ function unknownPathWarning(raw: string): string {
 
 /**
  * Registers `index_status` (read-only) and `sync_index` (starts an update, optionally waits for it;
- * warns about each path that names nothing, which such an update would silently skip).
+ * warns about each path that names nothing, which such an update would silently skip). `root` is the
+ * absolute real path of the project: `sync_index` takes paths absolute inside it, like the other tools.
  */
-export function registerIndexTools(server: McpServer, control: IndexControl): void {
+export function registerIndexTools(server: McpServer, control: IndexControl, root: string): void {
   server.registerTool(
     'index_status',
     {
@@ -73,14 +75,17 @@ export function registerIndexTools(server: McpServer, control: IndexControl): vo
         'Bring the index up to date with the files on disk: the given repo-relative paths, or the whole tree. ' +
         'With wait=true the call returns after the update has finished; otherwise it returns at once.',
       inputSchema: toolArguments('sync_index', {
-        paths: z.array(z.string()).max(10_000).optional().describe('Repo-relative files or directories; omit for the whole tree.'),
+        paths: z.array(z.string()).max(10_000).optional().describe('Files or directories, repo-relative (or absolute inside the project); omit for the whole tree.'),
         wait: z.boolean().optional().describe('Wait for the update to finish (default false).'),
       }),
       outputSchema: { started: z.boolean(), run: runSchema.nullable(), index: freshnessSchema, warnings: z.array(z.string()) },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async ({ paths, wait }) => {
+    async ({ paths: given, wait }) => {
       try {
+        // As search_code's path and get_file_context: repo-relative, or absolute inside the project
+        // (the project root itself means the whole tree); outside it is PATH_OUTSIDE_PROJECT naming `paths`.
+        const paths = given?.map((raw) => resolvePathPrefix(root, raw, 'Argument "paths"') ?? '');
         const warnings = (paths ? await control.unknownPaths(paths) : []).map(unknownPathWarning);
         const run = await control.sync({ paths, wait: wait ?? false });
         const { index } = await control.status();

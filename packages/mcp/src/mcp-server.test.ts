@@ -30,6 +30,9 @@ afterEach(async () => {
   client = undefined;
 });
 
+/** The `paths` of every sync_index the fake index control received. */
+const synced: (readonly string[] | undefined)[] = [];
+
 /** Connects an in-process client to a server over `root` whose search returns `hit` and whose index control is fake. */
 async function connect(): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -48,7 +51,10 @@ function createServer() {
     retriever: { search: async (): Promise<SearchResponse> => ({ results: [hit], mode: 'lexical', index, warnings: [] }) },
     indexControl: {
       status: async () => ({ index, watching: 'off', watchedDirectories: 0, lastRun: null, lastError: null }),
-      sync: async () => null,
+      sync: async ({ paths }) => {
+        synced.push(paths);
+        return null;
+      },
       unknownPaths: async (paths) => unknownPaths(root, paths, [{ path: 'gone.ts' }]),
     },
   });
@@ -106,6 +112,17 @@ describe('MCP tools', () => {
     expect(result.structured?.warnings).toEqual([warning]);
     expect(result.text.split('\n\n').slice(0, 2)).toEqual(['Update started.', `> Warning: ${warning}`]);
     expect((await call('sync_index', {})).structured?.warnings).toEqual([]);
+  });
+
+  it('sync_index takes paths absolute inside the project, as the other tools do, and refuses one outside naming `paths`', async () => {
+    synced.length = 0;
+    const inside = await call('sync_index', { paths: [path.join(root, 'src', 'a.ts'), 'src/', root] });
+    expect(inside.isError).toBe(false);
+    expect(synced).toEqual([['src/a.ts', 'src/', '']]);
+    const outside = await call('sync_index', { paths: ['../../etc/passwd'] });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toContain(`PATH_OUTSIDE_PROJECT: Argument "paths": ../../etc/passwd is outside the project ${root}; give a path inside it, relative to the project root or absolute.`);
+    expect(synced).toHaveLength(1);
   });
 
   it('search_code keeps a result header on one line for a file name with a newline', async () => {

@@ -57,6 +57,6 @@ export function createMcpServer({
   );
   registerSearchCodeTool(server, { retriever, root, maxLimit, readFreshness, resolveLanguage });
   registerFileContextTool(server, { root, maxLines, maxChars, readFreshness, isReadable });
-  if (indexControl) registerIndexTools(server, indexControl);
+  if (indexControl) registerIndexTools(server, indexControl, root);
   return server;
 }

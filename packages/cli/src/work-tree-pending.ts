@@ -16,5 +16,6 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
     sinceMs: Number.isFinite(at) && at > 0 ? at : null,
     filter,
     isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
+    indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
   });
 }

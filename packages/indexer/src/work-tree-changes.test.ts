@@ -54,6 +54,10 @@ describe('countWorkTreeChanges', () => {
     const holds = (paths: string[]) => async (rel: string) => paths.includes(rel);
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['gone.ts', 'kept.ts']) })).toBe(4);
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed: holds(['kept.ts']) })).toBe(3);
+    // A run still going (or interrupted) wrote tracked.ts and src/new.ts after their last edits, though the
+    // index's own indexedAt is older: they are not pending; src/new-too.py, written before its edit, is.
+    const writtenAt = new Map([['tracked.ts', after + 2000], ['src/new.ts', after + 1], ['src/new-too.py', after - 1]]);
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, indexedAtOf: async (rel) => writtenAt.get(rel) })).toBe(1);
   });
 
   it('judges links as the walk does: never followed (a loop fails nothing), pending only while the index holds one', async () => {

@@ -17,13 +17,20 @@ export interface WorkTreeChangesOptions {
    * counts while the index still holds it. Without it, deletions are not counted.
    */
   isIndexed?: (relPath: string) => Promise<boolean>;
+  /**
+   * When the index last wrote a file (`FileRecord.indexedAt`, ms since the Unix epoch), undefined for
+   * a file it does not hold. Given, a file the index holds counts only when modified after its own
+   * write, not after `sinceMs`: a long or interrupted run (which records `indexedAt` only when it
+   * completes) has already written the files saved while it ran, and they are not pending.
+   */
+  indexedAtOf?: (relPath: string) => Promise<number | undefined>;
 }
 
 /**
  * Work-tree changes the index has not seen yet: files git lists as untracked and not ignored, or as
  * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
- * last index run); and tracked files deleted from the work tree that the index still holds
+ * last index run), or, for a file the index holds and `indexedAtOf` is given, after the index wrote it; and tracked files deleted from the work tree that the index still holds
  * (`isIndexed`; a deletion has no time, so the index's own contents decide). A symbolic link (to a
  * file inside the project, outside it, a missing target or a loop) and a path that cannot be examined
  * are no file the indexer reads (the walk skips them), so they count as a deletion does: only while the
@@ -32,7 +39,7 @@ export interface WorkTreeChangesOptions {
  * leave the index looking fresh.
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
-export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed }: WorkTreeChangesOptions): Promise<number> {
+export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, indexedAtOf }: WorkTreeChangesOptions): Promise<number> {
   if (!existsSync(path.join(root, '.git'))) return 0;
   let listed: string;
   try {
@@ -54,7 +61,8 @@ export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed }:
       if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
-    if (sinceMs === null || info.mtimeMs > sinceMs) count++;
+    const since = (indexedAtOf && (await indexedAtOf(rel))) ?? sinceMs;
+    if (since === null || info.mtimeMs > since) count++;
   }
   return count;
 }

@@ -161,20 +161,20 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
         state.lastError = null;
         for (const w of batch) w.resolve(report);
       } catch (error) {
-        if (runController.signal.aborted && isRunInterrupted(error)) {
-          // Not a failure: newer changes go first. The follow-up covers this run's paths and waiters.
-          logger?.info({ paths: paths?.length ?? 'all' }, 'index run interrupted by newer changes; the next run goes on');
-          add(paths);
-          waiters = [...batch, ...waiters];
-          return;
-        }
-        failures++;
-        state.lastError = errorMessage(error);
-        logger?.warn({ err: state.lastError, paths: paths?.length ?? 'all' }, 'index run failed; will retry');
-        for (const w of batch) w.reject(error);
-        // Put the paths back so that nothing is forgotten; retry later with backoff.
+        // Put the paths back so that nothing is forgotten.
         add(paths);
-        schedule(Math.min(60_000, retryMs * 2 ** (failures - 1)));
+        if (runController.signal.aborted && isRunInterrupted(error)) {
+          // Not a failure: newer changes go first, and the follow-up (started below) takes this run's waiters.
+          logger?.info({ paths: paths?.length ?? 'all' }, 'index run interrupted by newer changes; the next run goes on');
+          waiters = [...batch, ...waiters];
+        } else {
+          failures++;
+          state.lastError = errorMessage(error);
+          logger?.warn({ err: state.lastError, paths: paths?.length ?? 'all' }, 'index run failed; will retry');
+          for (const w of batch) w.reject(error);
+          // Retry later with backoff.
+          schedule(Math.min(60_000, retryMs * 2 ** (failures - 1)));
+        }
       } finally {
         state.runs++;
         current = undefined;
@@ -184,11 +184,7 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
       }
       if (hasPending && !timer) start();
       settleIdle();
-    })().then(() => {
-      // An interrupted run returns early, from inside the try: start its follow-up now.
-      if (!current && hasPending && !timer) start();
-      settleIdle();
-    });
+    })();
   };
 
   /** While a run is in progress, interrupts it once pending triggers have waited `maxWaitMs`. */

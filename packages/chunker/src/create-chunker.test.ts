@@ -46,8 +46,8 @@ describe('createChunker: TypeScript', () => {
       [1, 1, 'module', null, ''],
       [3, 10, 'class', 'UserCard', ''],
       [12, 16, 'method', 'toggle', 'UserCard'],
-      [18, 22, 'method', 'onClick', 'UserCard'],
-      [24, 25, 'class', 'UserCard', ''],
+      // The field after the last method (24-25, a fragment of the class) joins that method's chunk.
+      [18, 25, 'method', 'onClick', 'UserCard'],
     ]);
     expect((chunks[1] as Chunk).header).toBe('src/card.ts\nexport class UserCard { [members: toggle, onClick]');
     expect((chunks[2] as Chunk).content.split('\n')[0]).toBe('  // Toggles the expanded state.');
@@ -71,8 +71,8 @@ describe('createChunker: TypeScript', () => {
   it('splits a class too large for one chunk into a skeleton and member chunks', () => {
     const chunks = chunkerWith(100).chunk('src/client.ts', fixture('large-class.ts'));
     expect(rows(chunks)).toEqual([
-      [1, 1, 'module', null, ''],
-      [3, 6, 'class', 'Client', ''],
+      // The import (1), a fragment alone, joins the class skeleton after it.
+      [1, 6, 'class', 'Client', ''],
       [8, 11, 'method', 'constructor', 'Client'],
       [13, 15, 'method', 'request', 'Client'],
       // The for statement (16-25) is over the limit: line windows that fit, each carrying the method's name;
@@ -82,7 +82,7 @@ describe('createChunker: TypeScript', () => {
       [29, 31, 'method', 'get', 'Client'],
       [33, 36, 'method', 'post', 'Client'],
     ]);
-    expect((chunks[4] as Chunk).header).toBe(
+    expect((chunks[3] as Chunk).header).toBe(
       'src/client.ts\nClient\nasync request(path: string, init: RequestInit = {}): Promise<Response> {',
     );
   });
@@ -131,10 +131,10 @@ describe('createChunker: TypeScript', () => {
   it('attaches a doc comment to the definition below it across blank rows', () => {
     const source = `class Command {\n  /**\n   * Make a command with the given name.\n   */\n\n  constructor(name) {\n    this.name = name;\n    this.commands = [];\n  }\n\n  /**\n   * Throw a CommanderError instead of calling process.exit.\n   */\n\n  exitOverride(fn) {\n    this._exitCallback = fn;\n    return this;\n  }\n}\n`;
     // The blank row after each JSDoc used to leave it module code: the constructor's chunk ended with
-    // exitOverride's doc, and a later doc could be a chunk alone, labelled with the class.
+    // exitOverride's doc, and a later doc could be a chunk alone, labelled with the class. The class
+    // head (1) is a fragment too small to stand alone, and joins its first member.
     expect(rows(small.chunk('lib/command.js', source))).toEqual([
-      [1, 1, 'class', 'Command', ''],
-      [2, 9, 'method', 'constructor', 'Command'],
+      [1, 9, 'method', 'constructor', 'Command'],
       [11, 19, 'method', 'exitOverride', 'Command'],
     ]);
   });
@@ -143,10 +143,8 @@ describe('createChunker: TypeScript', () => {
     const go = `package main\n\nimport "fmt"\n\nfunc main() {\n\tnames := []string{"ada", "grace", "linus", "margaret", "barbara", "radia"}\n\tfor i, name := range names {\n\t\tfmt.Printf("%d: hello, %s, welcome to the service\\n", i, name)\n\t}\n}\n`;
     expect(rows(chunker.chunk('go/main.go', go))).toEqual([[1, 10, 'function', 'main', '']]);
     const js = `'use strict'\n\nconst path = require('node:path')\n\n/** Resolves a module path against the project root and checks that it stays inside it. */\nfunction resolveInside (root, file) {\n  const resolved = path.resolve(root, file)\n  if (!resolved.startsWith(root + path.sep)) throw new Error('outside the root: ' + file)\n  return resolved\n}\n\nmodule.exports = resolveInside\n`;
-    expect(rows(chunker.chunk('lib/resolve.js', js))).toEqual([
-      [1, 10, 'function', 'resolveInside', ''],
-      [12, 12, 'module', null, ''],
-    ]);
+    // `module.exports = resolveInside` (12), module code too small to stand alone, joins the function before it.
+    expect(rows(chunker.chunk('lib/resolve.js', js))).toEqual([[1, 12, 'function', 'resolveInside', '']]);
   });
 
   it('keeps a split function\'s head with the first piece of the statement after it', () => {
@@ -189,8 +187,7 @@ describe('createChunker: TypeScript', () => {
     expect(rows(chunks)).toEqual([[1, 9, 'module', 'ok', '']]);
     expect(rows(small.chunk('src/broken.ts', fixture('syntax-error.ts')))).toEqual([
       [1, 3, 'function', 'ok', ''],
-      [5, 7, 'function', 'broken', ''],
-      [9, 9, 'module', null, ''],
+      [5, 9, 'function', 'broken', ''],
     ]);
   });
 });
@@ -203,13 +200,12 @@ describe('createChunker: JavaScript and TSX', () => {
       [13, 17, 'function', 'Router', ''],
       [19, 23, 'method', 'add', 'Router'],
       [25, 28, 'method', 'match', 'Router'],
-      [30, 39, 'module', 'handlers', ''],
-      [41, 42, 'module', null, ''],
+      [30, 42, 'module', 'handlers', ''],
     ]);
-    expect(rows(chunkerWith(80).chunk('lib/router.js', text)).slice(-6)).toEqual([
-      [30, 30, 'module', 'handlers', ''],
-      // notFound (31-34) is just over 80: split between its two statements.
-      [31, 32, 'method', 'notFound', 'handlers'],
+    expect(rows(chunkerWith(80).chunk('lib/router.js', text)).slice(-5)).toEqual([
+      // notFound (31-34) is just over 80: split between its two statements; the object's head
+      // (`const handlers = {`, 30), too small to stand alone, joins its first member.
+      [30, 32, 'method', 'notFound', 'handlers'],
       [33, 34, 'method', 'notFound', 'handlers'],
       [35, 36, 'method', 'error', 'handlers'],
       [37, 39, 'method', 'error', 'handlers'],
@@ -233,8 +229,8 @@ describe('createChunker: Python', () => {
     const chunks = chunker.chunk('app/service.py', fixture('service.py'));
     expect(rows(chunks)).toEqual([
       [1, 21, 'function', 'load_settings', ''],
-      [24, 27, 'class', 'Repository', ''],
-      [29, 32, 'method', '__init__', 'Repository'],
+      // The class head, docstring and attribute (24-27) are too small to stand alone: they join the first method.
+      [24, 32, 'method', '__init__', 'Repository'],
       [34, 37, 'method', 'add', 'Repository'],
       [39, 45, 'class', 'Cursor', 'Repository'],
     ]);
@@ -244,7 +240,7 @@ describe('createChunker: Python', () => {
       '@staticmethod',
     ]);
     expect((chunks[0] as Chunk).header).toBe('app/service.py\ndef load_settings(path: str) -> dict:');
-    expect((chunks[4] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
+    expect((chunks[3] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
   });
 
   it('keeps a split function\'s signature with the first window of its long docstring', () => {

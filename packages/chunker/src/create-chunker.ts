@@ -12,6 +12,7 @@ import { createLineIndex } from './line-index.js';
 import { loadGrammar } from './load-grammar.js';
 import { looksMinified } from './looks-minified.js';
 import { markdownPieces } from './markdown-pieces.js';
+import { mergeFragments } from './merge-fragments.js';
 import { normalisePieces } from './normalise-pieces.js';
 import { dropDataChunks } from './drop-data-chunks.js';
 import { parseWithBudget } from './parse-with-budget.js';
@@ -131,7 +132,9 @@ export async function createChunker({
       case 'syntax': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
         const planned = syntaxPlan(spec, ctx, text);
-        return typeof planned === 'string' ? windowsBecause(ctx, planned) : planned;
+        if (typeof planned === 'string') return windowsBecause(ctx, planned);
+        // Fragments under a quarter of the budget (the planner's own measure of a small piece) join a neighbour.
+        return { ...planned, pieces: mergeFragments(ctx, normalisePieces(planned.pieces, ctx.lines), Math.floor(ctx.maxTokens / 4)) };
       }
     }
   };

@@ -52,17 +52,16 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
   it('Rust: doc comments and attributes attach; impl members are methods of the type', () => {
     const chunks = small.chunk('src/parser.rs', fixture('parser.rs'));
     expect(rows(chunks)).toEqual([
-      [1, 1, 'module', null, ''],
-      [3, 8, 'enum', 'Token', ''],
-      [10, 13, 'class', 'Lexer', ''],
-      [15, 15, 'class', 'Lexer', ''],
+      [1, 8, 'enum', 'Token', ''],
+      [10, 15, 'class', 'Lexer', ''],
       [16, 19, 'method', 'new', 'Lexer'],
       [21, 24, 'method', 'tokens', 'Lexer'],
       [26, 28, 'interface', 'Visitor', ''],
       [30, 31, 'function', 'tokenize', ''],
       [32, 33, 'function', 'tokenize', ''],
     ]);
-    expect(chunks[1]?.content.split('\n').slice(0, 2)).toEqual(['/// A parsed token.', '#[derive(Debug, Clone)]']);
+    // The `use` line (1) and the `impl Lexer {` head (15), each too small to stand alone, join the definition next to them.
+    expect(chunks[0]?.content.split('\n').slice(2, 4)).toEqual(['/// A parsed token.', '#[derive(Debug, Clone)]']);
   });
 
   it('Java: Javadoc and annotations stay with their members; nested enum is scoped', () => {
@@ -87,15 +86,13 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
       [10, 10, 'type', 'node_t', ''],
       [12, 13, 'function', 'list_push', ''],
       [14, 18, 'function', 'list_push', ''],
-      [20, 22, 'function', 'list_length', ''],
-      [23, 24, 'function', 'list_length', ''],
+      [20, 21, 'function', 'list_length', ''],
+      [22, 24, 'function', 'list_length', ''],
     ]);
     expect(rows(small.chunk('src/shapes.cpp', fixture('shapes.cpp')))).toEqual([
-      [1, 2, 'module', null, ''],
-      [4, 4, 'module', 'geometry', ''],
+      [1, 4, 'module', 'geometry', ''],
       [6, 11, 'class', 'Shape', 'geometry'],
-      [13, 14, 'class', 'Circle', 'geometry'],
-      [15, 15, 'method', 'Circle', 'geometry > Circle'],
+      [13, 15, 'method', 'Circle', 'geometry > Circle'],
       [16, 16, 'method', 'area', 'geometry > Circle'],
       [18, 20, 'class', 'Circle', 'geometry'],
       [22, 23, 'function', 'total_area', 'geometry'],
@@ -107,8 +104,7 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
   it('C#: namespaces, XML doc comments and attributes', () => {
     const chunks = small.chunk('src/Account.cs', fixture('Account.cs'));
     expect(rows(chunks)).toEqual([
-      [1, 2, 'module', null, ''],
-      [4, 5, 'module', 'Bank', ''],
+      [1, 5, 'module', null, ''],
       [6, 9, 'class', 'Account', 'Bank'],
       [11, 14, 'method', 'Deposit', 'Bank > Account'],
       [15, 16, 'method', 'Deposit', 'Bank > Account'],
@@ -116,15 +112,13 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
       [21, 24, 'interface', 'IAudit', 'Bank'],
       [26, 27, 'enum', 'Currency', 'Bank'],
     ]);
-    expect(chunks[3]?.content.split('\n').slice(0, 2)).toEqual(['        /// <summary>Adds money.</summary>', '        [Obsolete("Use Credit")]']);
+    expect(chunks[2]?.content.split('\n').slice(0, 2)).toEqual(['        /// <summary>Adds money.</summary>', '        [Obsolete("Use Credit")]']);
   });
 
   it('Ruby, PHP and Bash', () => {
     expect(rows(small.chunk('lib/greeter.rb', fixture('greeter.rb')))).toEqual([
-      [1, 1, 'module', null, ''],
-      [3, 5, 'module', 'Greeting', ''],
-      [6, 7, 'class', 'Greeter', 'Greeting'],
-      [9, 11, 'method', 'initialize', 'Greeting > Greeter'],
+      [1, 5, 'module', 'Greeting', ''],
+      [6, 11, 'method', 'initialize', 'Greeting > Greeter'],
       [13, 16, 'method', 'greet', 'Greeting > Greeter'],
       [18, 22, 'method', 'default', 'Greeting > Greeter'],
       [24, 26, 'function', 'shout', ''],
@@ -141,11 +135,9 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
     ]);
     expect(firstLine(php, 'dispatch')).toBe('    #[Deprecated]');
     expect(rows(small.chunk('deploy.sh', fixture('deploy.sh')))).toEqual([
-      [1, 2, 'module', null, ''],
-      [4, 7, 'function', 'log', ''],
+      [1, 7, 'function', 'log', ''],
       [9, 13, 'function', 'build', ''],
-      [15, 19, 'function', 'deploy', ''],
-      [21, 21, 'module', null, ''],
+      [15, 21, 'function', 'deploy', ''],
     ]);
   });
 
@@ -160,8 +152,7 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
       [23, 25, 'function', 'openStore', ''],
     ]);
     expect(rows(small.chunk('Queue.swift', fixture('Queue.swift')))).toEqual([
-      [1, 1, 'module', null, ''],
-      [3, 5, 'class', 'Queue', ''],
+      [1, 5, 'class', 'Queue', ''],
       [7, 10, 'method', 'push', 'Queue'],
       [12, 15, 'method', 'pop', 'Queue'],
       [17, 19, 'interface', 'Drainable', ''],
@@ -180,12 +171,10 @@ describe('syntax languages beyond TypeScript and Python (maxTokens 64)', () => {
       // `local M = {}` is the preamble of the first definition after it.
       [1, 6, 'method', 'join', 'M'],
       [8, 10, 'function', 'trim', ''],
-      [12, 18, 'method', 'words', 'M'],
-      [20, 20, 'module', null, ''],
+      [12, 20, 'method', 'words', 'M'],
     ]);
     expect(rows(small.chunk('lib/math.ex', fixture('math.ex')))).toEqual([
-      [1, 1, 'module', 'MyApp.Math', ''],
-      [2, 7, 'function', 'add', 'MyApp.Math'],
+      [1, 7, 'function', 'add', 'MyApp.Math'],
       [9, 9, 'function', 'square', 'MyApp.Math'],
       [11, 14, 'function', 'sum_squares', 'MyApp.Math'],
     ]);

@@ -14,4 +14,10 @@ export interface PieceMeta {
 export interface Piece extends PieceMeta {
   start: number;
   end: number;
+  /**
+   * Set by the syntax planner on a piece that holds whole definitions (a function, a class, a group of
+   * small ones), as opposed to a fragment of a split one (a class head, a part of a body, a window):
+   * `mergeFragments` never merges it away.
+   */
+  whole?: true;
 }

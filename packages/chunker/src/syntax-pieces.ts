@@ -80,7 +80,11 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     const flush = (): void => {
       const first = group[0];
       const last = group[group.length - 1];
-      if (first && last) out.push({ ...groupMetaOf(group, scopes, owner), start: first.start, end: last.end });
+      if (first && last) {
+        const piece: Piece = { ...groupMetaOf(group, scopes, owner), start: first.start, end: last.end };
+        if (group.some(isDefinition)) piece.whole = true;
+        out.push(piece);
+      }
       group = [];
     };
     for (const item of items) {
@@ -96,11 +100,11 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
           // A small run of code before a definition (imports, `'use strict'`, constants, a divider comment)
           // is usually its preamble: alone it would be a chunk a reader does not recognise.
           group = [];
-          out.push({ ...meta, start: first.start, end: item.end });
+          out.push({ ...meta, start: first.start, end: item.end, whole: true });
           continue;
         }
         flush();
-        out.push({ ...meta, start: item.start, end: item.end });
+        out.push({ ...meta, start: item.start, end: item.end, whole: true });
       } else {
         const first = group[0];
         if (first) {
@@ -152,7 +156,15 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         end = member.end;
         next++;
       }
-      emitWhole(item.start, end, skeleton);
+      const member = members[next];
+      if (member && !isDefinition(member) && ctx.lines.tokens(item.start, end) < small && tokensOf(member.start, member.end, skeleton) > max) {
+        // A class line alone before a member over the limit (`class Path(ParamType):` and a long docstring)
+        // opens that member's first window, as a function's head opens its first statement's.
+        out.push(...windowPieces(ctx, item.start, member.end, skeleton));
+        next++;
+      } else {
+        emitWhole(item.start, end, skeleton);
+      }
     }
     planItems(members.slice(next), innerScopes, def, depth + 1);
   }
@@ -163,8 +175,16 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     /** Header of the current part: `meta`, or `headMeta` once the head rows joined the first statement. */
     let partMeta = meta;
     const before = out.length;
+    /** The statements of the current part, and of the part flushed last when it became a single piece. */
+    let partItems: Item[] = [];
+    let flushed: { piece: Piece; items: Item[] } | null = null;
     const flushPart = (): void => {
-      if (partEnd >= partStart) emitWhole(partStart, partEnd, partMeta);
+      if (partEnd >= partStart) {
+        const before = out.length;
+        emitWhole(partStart, partEnd, partMeta);
+        flushed = out.length === before + 1 && partItems.length > 0 ? { piece: out[before] as Piece, items: partItems } : null;
+      }
+      partItems = [];
       partMeta = meta;
     };
     /**
@@ -197,11 +217,37 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         last !== undefined &&
         out.length > before &&
         ((last.symbol === meta.symbol && scopesOf(last) === scopesOf(meta)) || (last.symbol === null && scopesOf(last) === innerScopes.join('>')));
-      if (own && partEnd >= partStart && last.end < partStart && ctx.lines.tokens(partStart, partEnd) < small && tokensOf(last.start, partEnd, last) <= max) {
-        last.end = partEnd;
-        return;
+      if (own && partEnd >= partStart && last.end < partStart && ctx.lines.tokens(partStart, partEnd) < small) {
+        if (tokensOf(last.start, partEnd, last) <= max) {
+          last.end = partEnd;
+          return;
+        }
+        if (flushed?.piece === last) rebalance(last, flushed.items);
       }
       flushPart();
+    };
+    /**
+     * When the small last part cannot join the full part before it (`return timeout(...)` and the brace
+     * after a loop that filled the piece), that part's last statements move to it until the two are as
+     * even as statements allow, both fitting: two halves of a function instead of a piece and a stub.
+     */
+    const rebalance = (previous: Piece, items: readonly Item[]): void => {
+      let best = Math.abs(ctx.lines.tokens(previous.start, previous.end) - ctx.lines.tokens(partStart, partEnd));
+      let cut = -1;
+      for (let k = items.length - 1; k >= 1; k--) {
+        const head = items[k - 1] as Item;
+        const tail = items[k] as Item;
+        if (tokensOf(tail.start, partEnd, partMeta) > max) break;
+        if (tokensOf(previous.start, head.end, previous) > max) continue;
+        const gap = Math.abs(ctx.lines.tokens(previous.start, head.end) - ctx.lines.tokens(tail.start, partEnd));
+        if (gap < best) {
+          best = gap;
+          cut = k;
+        }
+      }
+      if (cut === -1) return;
+      previous.end = (items[cut - 1] as Item).end;
+      partStart = (items[cut] as Item).start;
     };
     for (const statement of statements) {
       const tokens = tokensOf(statement.start, statement.end, meta);
@@ -218,13 +264,19 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         }
         partStart = statement.end + 1;
         partEnd = statement.end;
+        partItems = [];
       } else if (partEnd >= partStart && tokensOf(partStart, statement.end, partMeta) > max) {
-        if (joinHead(statement)) continue;
+        if (joinHead(statement)) {
+          partItems.push(statement);
+          continue;
+        }
         flushPart();
         partStart = statement.start;
         partEnd = statement.end;
+        partItems.push(statement);
       } else {
         partEnd = statement.end;
+        partItems.push(statement);
       }
     }
     flushLastPart();

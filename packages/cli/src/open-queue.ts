@@ -1,7 +1,8 @@
 import { circuitSafeBackoffMs, createBullmqIndexQueue, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import type { Config } from '@monorag/shared';
 import type { ProjectContext } from './project-context.js';
-import { projectKey, redisUrlOf } from './store-factory.js';
+import { projectKey } from './project-key.js';
+import { redisUrlOf } from './store-factory.js';
 
 /**
  * The first retry delay of the project's file jobs, in ms: `queue.backoffMs` raised to
@@ -13,12 +14,16 @@ export function jobBackoffMs(queue: Pick<Config['queue'], 'attempts' | 'backoffM
   return Math.max(queue.backoffMs, circuitSafeBackoffMs(queue.attempts));
 }
 
-/** The project's BullMQ file-job queue (REDIS_URL, the project key, the configured attempts, {@link jobBackoffMs}). */
-export function openQueue(context: ProjectContext): BullmqIndexQueue {
+/**
+ * The project's BullMQ file-job queue (REDIS_URL, {@link projectKey}, the configured attempts, {@link jobBackoffMs}).
+ * @throws MonoragError `CONFIG_INVALID` when no Redis URL is configured.
+ */
+export async function openQueue(context: ProjectContext): Promise<BullmqIndexQueue> {
   const { queue } = context.config;
+  const redisUrl = redisUrlOf(context);
   return createBullmqIndexQueue({
-    redisUrl: redisUrlOf(context),
-    project: projectKey(context),
+    redisUrl,
+    project: await projectKey(context),
     attempts: queue.attempts,
     backoffMs: jobBackoffMs(queue),
     logger: context.logger,

@@ -1,23 +1,15 @@
-import path from 'node:path';
 import { ErrorCode, MonoragError, type IndexIdentity } from '@monorag/shared';
 import { deleteQdrantIndex, deleteStoreFiles, openQdrantStore, openSqliteStore, type ChunkStore } from '@monorag/store';
 import { checkIndexFileOwner, checkIndexOwner, recordIndexOwner } from './index-owner.js';
 import type { ProjectContext } from './project-context.js';
+import { projectKey } from './project-key.js';
 
-/**
- * The project key shared by every machine working on one project: names its Qdrant collections and its
- * BullMQ queue. `store.qdrant.project` (env `MONORAG_PROJECT`) or the project directory's name.
- */
-export function projectKey(context: ProjectContext): string {
-  return context.config.store.qdrant.project ?? path.basename(context.root);
-}
-
-function qdrantOptions(context: ProjectContext) {
+async function qdrantOptions(context: ProjectContext) {
   const { url, apiKey, collectionPrefix } = context.config.store.qdrant;
   if (!url) {
     throw new MonoragError(ErrorCode.CONFIG_INVALID, 'store.kind is "qdrant" but no Qdrant URL is configured: set QDRANT_URL (or store.qdrant.url in monorag.json).');
   }
-  return { url, apiKey, collectionPrefix, project: projectKey(context), logger: context.logger };
+  return { url, apiKey, collectionPrefix, project: await projectKey(context), logger: context.logger };
 }
 
 /**
@@ -28,7 +20,7 @@ function qdrantOptions(context: ProjectContext) {
  *   to another project), and the stores' errors.
  */
 export async function openProjectStore(context: ProjectContext, identity?: IndexIdentity): Promise<ChunkStore> {
-  if (context.config.store.kind === 'qdrant') return openQdrantStore({ ...qdrantOptions(context), identity });
+  if (context.config.store.kind === 'qdrant') return openQdrantStore({ ...(await qdrantOptions(context)), identity });
   checkIndexFileOwner(context);
   const store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
   try {
@@ -45,7 +37,7 @@ export async function openProjectStore(context: ProjectContext, identity?: Index
  * @throws MonoragError `INVALID_ARGUMENT` when the SQLite file belongs to another project (it is kept).
  */
 export async function deleteProjectStore(context: ProjectContext): Promise<void> {
-  if (context.config.store.kind === 'qdrant') await deleteQdrantIndex(qdrantOptions(context));
+  if (context.config.store.kind === 'qdrant') await deleteQdrantIndex(await qdrantOptions(context));
   else {
     checkIndexFileOwner(context);
     deleteStoreFiles(context.storeFile);

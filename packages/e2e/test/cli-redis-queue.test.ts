@@ -23,6 +23,18 @@ function envFor(redisUrl: string): Record<string, string> {
   return { MONORAG_QUEUE: 'bullmq', REDIS_URL: redisUrl, EMBEDDING_URL: embedding.url, MONORAG_DATA_DIR: dataDir, MONORAG_LOG_LEVEL: 'warn' };
 }
 
+/**
+ * The project key the CLI derives for `project` (the directory's name and a hash of its git identity),
+ * read from `monorag jobs --json`: the queue is `monorag-index-<key>`.
+ */
+async function projectKeyOf(project: string, env: Record<string, string>): Promise<string> {
+  const run = await runCli(['jobs', '--project', project, '--json'], env);
+  expect(run.code, run.stderr).toBe(0);
+  const name = (JSON.parse(run.stdout) as { queue: string }).queue;
+  expect(name).toMatch(new RegExp(`^monorag-index-${path.basename(project)}-[0-9a-f]{8}$`));
+  return name.slice('monorag-index-'.length);
+}
+
 /** Starts `monorag <args>` in its own process group and collects its stderr. */
 function startCli(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
   const { command, args: full } = cliCommand(args);
@@ -123,7 +135,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       const env = envFor(redis.url);
       const index = startCli(['index', repo], env);
       await until(() => index.stderr().includes('no worker is connected'), 30_000, 'the no-worker warning');
-      const queue = `monorag-index-${path.basename(repo)}`;
+      const queue = `monorag-index-${await projectKeyOf(repo, env)}`;
       expect(index.stderr()).toBe(
         `monorag: 2 file jobs enqueued on ${queue}; waiting for \`monorag worker\` processes to index the 2 queued (Ctrl-C stops waiting; the jobs stay queued).\n` +
           `monorag: warning: no worker is connected to ${queue}; start one with \`monorag worker ${repo}\` (same REDIS_URL and store settings), here or on another machine. Still waiting.\n`,
@@ -141,7 +153,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       const index = startCli(['index', project, '--paths', 'src/a.ts'], env);
       await until(() => index.stderr().includes('file jobs enqueued'), 30_000, 'the enqueue line');
       expect(index.stderr().split('\n')[0]).toContain('monorag: 1 file jobs enqueued on');
-      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: path.basename(project) });
+      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: await projectKeyOf(project, env) });
       try {
         expect((await queue.list(['waiting'])).map((j) => j.path)).toEqual(['src/a.ts']);
       } finally {
@@ -173,10 +185,11 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       const log = path.join(dataDir, 'hooks.log');
       const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
       await until(() => logText().includes('for the workers'), 60_000, `the hook's line in hooks.log (so far: ${logText()})`);
-      const name = indexQueueName(path.basename(project));
+      const key = await projectKeyOf(project, env);
+      const name = indexQueueName(key);
       expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: 2 path\\(s\\) enqueued, 2 file job\\(s\\) queued on ${name} for the workers in \\d+ ms\n$`));
       expect(readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'))).toEqual([]);
-      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: path.basename(project) });
+      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
       try {
         // The commit's paths only: src/b.ts, unchanged by it, gets no job although the index is empty.
         expect((await queue.list(['waiting'])).map((j) => j.path).sort()).toEqual(['src/a.ts', 'src/c.ts']);

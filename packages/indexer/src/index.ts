@@ -7,6 +7,7 @@ export { readProjectFile, type ReadFileResult } from './read-project-file.js';
 export { embedChunks, embeddingText, MAX_EMBEDDING_CHARS, type EmbedCounts } from './embed-chunks.js';
 export { addGitExclude } from './git-exclude.js';
 export { currentCommit } from './current-commit.js';
+export { normaliseRemoteUrl, repositoryIdentity, type RepositoryIdentity } from './repository-identity.js';
 export { countWorkTreeChanges, type WorkTreeChangesOptions } from './work-tree-changes.js';
 export { DEFAULT_IGNORE_RULES, BINARY_EXTENSIONS } from './default-ignores.js';
 export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFilter, type IgnoreFilterOptions } from './ignore-filter.js';

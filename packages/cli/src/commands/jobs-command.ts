@@ -1,11 +1,11 @@
-import { addGitExclude, createIndexChunker, currentCommit, runScope, secretScannerOf } from '@monorag/indexer';
-import { planFileJobs } from '@monorag/indexer/queue';
+import { addGitExclude, createIndexChunker } from '@monorag/indexer';
 import { createProjectEmbedder } from '../embedder-factory.js';
+import { enqueueFileJobs, type FileJobsReport } from '../enqueue-file-jobs.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
 import { deleteProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
-import { recordDrain, recordEnqueued, requireScanner, scannerWidensPlan, type DrainRecord } from '../queue-freshness.js';
+import { recordDrain, type DrainRecord } from '../queue-freshness.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -23,7 +23,7 @@ export interface JobsCommandOptions {
  */
 export async function runJobsCommand(options: JobsCommandOptions): Promise<void> {
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
-  const queue = openQueue(context);
+  const queue = await openQueue(context);
   try {
     const retried = options.retry ? await queue.retryFailed() : 0;
     const counts = await queue.counts();
@@ -55,23 +55,8 @@ export interface EnqueueCommandOptions {
   silent?: boolean;
 }
 
-/** What `monorag jobs enqueue` did. */
-export interface EnqueueReport {
-  queue: string;
-  walked: number;
-  /** Walked files whose content is unchanged and that need no job. */
-  unchanged: number;
-  /**
-   * Unchanged files enqueued all the same, for the workers to scan for secrets again: the index was
-   * written with another secret scanner (`index.redactSecrets` changed, a new scanner, or none recorded).
-   */
-  rescan: number;
-  enqueued: number;
-  /**
-   * Set when paths were given but the whole tree was planned: `index.redactSecrets` gives `scanner`,
-   * the index stands on `standing` (see `scannerWidensPlan`).
-   */
-  widened?: { scanner: string; standing: string };
+/** What `monorag jobs enqueue` did: the plan and its jobs ({@link FileJobsReport}), and with `--wait` what followed. */
+export interface EnqueueReport extends FileJobsReport {
   /** Counts after the queue drained (with `--wait`). */
   after?: { waiting: number; active: number; delayed: number; failed: number };
   /** Embedding-cache entries pruned once the queue drained (with `--wait`; see `index.cacheRetentionDays`). */
@@ -85,7 +70,8 @@ export interface EnqueueReport {
  * manifest and adds one file job per new, changed or removed file to the project's BullMQ queue for
  * `monorag worker`s; when the index was written with another secret scanner than `index.redactSecrets`
  * gives, one per unchanged file too, which the workers scan again (see `planFileJobs`). It records the
- * commit, and for a whole-tree plan the scanner, that the jobs bring the index to (`recordEnqueued`).
+ * commit, and for a whole-tree plan the scanner, that the jobs bring the index to (`recordEnqueued`),
+ * and records the index as up to date when the queue is already drained (see `enqueueFileJobs`).
  * `--wait` waits until the queue is drained (saying so on stderr, and warning when no worker is
  * connected) and then records the indexed commit and time, and the secret scanner unless failed jobs
  * remain (`recordDrain`, as the worker that drains the queue does).
@@ -94,7 +80,7 @@ export interface EnqueueReport {
  */
 export async function runEnqueueCommand(project: string | undefined, options: EnqueueCommandOptions): Promise<EnqueueReport> {
   const context = createProjectContext({ project, argName: '<path>', overrides: { dataDir: options.dataDir } });
-  const queue = openQueue(context);
+  const queue = await openQueue(context);
   let store: Awaited<ReturnType<typeof openProjectStore>> | undefined;
   try {
     await queue.ready();
@@ -106,31 +92,13 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     const chunker = await createIndexChunker(embedder, info, context.logger);
     if (options.rebuild) await deleteProjectStore(context);
     store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
-    const commit = await currentCommit(context.root);
-    // A hook's paths after index.redactSecrets changed: the whole tree, as a changed ignore file does.
-    const scanner = secretScannerOf(context.config.index.redactSecrets);
-    const standing = runScope(options.paths) === undefined ? undefined : await scannerWidensPlan(store, scanner);
-    const paths = standing === undefined ? options.paths : undefined;
-    const plan = await planFileJobs({
-      root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths,
-      redactSecrets: context.config.index.redactSecrets,
-    });
-    // A whole-tree plan sets the scanner every worker must use before its jobs exist: a worker with
-    // another index.redactSecrets fails them instead of leaving files scanned the old way.
-    const wholeTree = runScope(paths) === undefined;
-    if (wholeTree) await requireScanner(store, plan.scanner);
-    const report: EnqueueReport = {
-      queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths),
-      ...(standing === undefined ? {} : { widened: { scanner, standing } }),
-    };
-    // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
-    // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
-    await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
+    const { report: planned, scanner } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
+    const report: EnqueueReport = planned;
     if (options.wait) {
       const counts = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
       const { waiting, active, delayed, failed } = counts;
       report.after = { waiting, active, delayed, failed };
-      report.secretScanner = (await recordDrain(counts, store, plan.scanner)).secretScanner;
+      report.secretScanner = (await recordDrain(counts, store, scanner)).secretScanner;
       report.cachePruned = (await store.pruneEmbeddingCache(context.config.index.cacheRetentionDays * 86_400_000)).removed;
     }
     if (options.silent) return report;

@@ -1,7 +1,8 @@
 import { indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
-import { openProjectStore, projectKey, redisUrlOf } from '../store-factory.js';
+import { projectKey } from '../project-key.js';
+import { openProjectStore, redisUrlOf } from '../store-factory.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrainedQueue } from '../queue-freshness.js';
 import { createIndexChunker, secretScannerOf } from '@monorag/indexer';
@@ -42,10 +43,10 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     overrides: { dataDir: options.dataDir, queue: { concurrency: options.concurrency } },
   });
   const { logger, config } = context;
-  const key = projectKey(context);
+  const key = await projectKey(context);
   // Redis first: with Redis down the worker fails with QUEUE_UNAVAILABLE before it creates the data
   // directory, contacts (or starts) the embedder or opens the store.
-  const queue = openQueue(context);
+  const queue = await openQueue(context);
   let store: ChunkStore;
   let chunker: Awaited<ReturnType<typeof createIndexChunker>>;
   let embedder: ReturnType<typeof createProjectEmbedder>;

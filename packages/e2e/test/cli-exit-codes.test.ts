@@ -35,6 +35,12 @@ describe('monorag exit codes', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('exits 2 for a bad setting, naming it and where it came from (was 1, as for a failure at run time)', async () => {
+    const run = await runCli(['status', '--project', makeFixtureRepo()], { MONORAG_LOG_FORMAT: 'xml' });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/^monorag: .*"logFormat".*environment/);
+  });
+
   it('still exits 2 for a bad argument', async () => {
     const run = await runCli(['search', 'x', '--limit', '0']);
     expect(run.code).toBe(2);

@@ -131,6 +131,29 @@ describe('createGatewayApp: /mcp answers malformed messages in JSON-RPC shape', 
     });
   });
 
+  it.each([
+    [
+      'a charset other than UTF-8',
+      { 'content-type': 'application/json; charset=latin1' },
+      415,
+      'Invalid Request: The request body\'s charset "latin1" (Content-Type: application/json; charset=latin1) is not supported; send the JSON in UTF-8 with Content-Type: application/json (or application/json; charset=utf-8).',
+    ],
+    [
+      'an unknown Content-Encoding',
+      { 'content-type': 'application/json', 'content-encoding': 'lzma' },
+      415,
+      'Invalid Request: Content-Encoding: lzma is not supported; send the body uncompressed without a Content-Encoding header, or compressed with Content-Encoding: gzip, deflate or br.',
+    ],
+  ])('%s is its 4xx with -32600 in JSON-RPC shape (was the REST shape, which MCP clients cannot read)', async (_label, headers, status, message) => {
+    const url = await serve();
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
+    expect({ status: response.status, body: await response.json() }).toEqual({ status, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message } } });
+  });
+
   it('a body over 1 MB is 413 -32600', async () => {
     const url = await serve();
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });

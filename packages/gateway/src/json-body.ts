@@ -60,7 +60,7 @@ function isJsonScalar(text: unknown): boolean {
  * the status to answer, `expose` for client errors, and a `type` naming the refusal (none for a body
  * that fails to decompress), plus the details of that refusal.
  */
-interface BodyParserError {
+export interface BodyParserError {
   message: string;
   status?: number;
   expose?: boolean;
@@ -77,14 +77,14 @@ interface BodyParserError {
 }
 
 /** A refusal of the body as answered: status, code and the message saying what to send instead. */
-interface BodyRefusal {
+export interface BodyRefusal {
   status: number;
   code: HttpErrorCode;
   message: string;
 }
 
 /** The gateway's answer to a body-parser error that is the client's doing, or undefined for a server-side one (5xx). */
-function bodyRefusal(error: BodyParserError, req: Request): BodyRefusal | undefined {
+export function bodyRefusal(error: BodyParserError, req: Request): BodyRefusal | undefined {
   const contentType = req.headers['content-type'] ?? '';
   const contentEncoding = req.headers['content-encoding'];
   const json = 'send a JSON object with Content-Type: application/json';

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { parseMessage, type RejectedMessage } from '@monorag/mcp';
 import type { Logger } from '@monorag/shared';
-import { MAX_BODY_BYTES } from './json-body.js';
+import { bodyRefusal, MAX_BODY_BYTES, type BodyParserError } from './json-body.js';
 
 /**
  * Answers with a JSON-RPC error response that carries no id (the request could not be attributed), as
@@ -21,11 +21,13 @@ export function sendJsonRpcReply(res: Response, status: number, reply: RejectedM
 /**
  * Error handler for the JSON parser's refusals of a `/mcp` body, answered in JSON-RPC shape as MCP clients
  * expect (the REST routes answer `{"error": {...}}`): a body that is not JSON 400 -32700 Parse error,
- * JSON that is not an object (`null`, `3`) 400 -32600 Invalid Request, a body over 1 MB 413 -32600.
- * Other paths and other errors go on. Each refusal is logged on one line.
+ * JSON that is not an object (`null`, `3`) 400 -32600 Invalid Request, a body over 1 MB 413 -32600, and
+ * the other refusals of the body that are the client's doing (an unsupported charset or Content-Encoding,
+ * a body that does not decompress or is cut short) -32600 with the status and message the REST routes
+ * give them (see `bodyRefusal`). Other paths and server-side errors go on. Each refusal is logged on one line.
  */
 export function jsonRpcBodyErrors(logger: Logger): ErrorRequestHandler {
-  return (error: { type?: string; body?: unknown }, req, res, next) => {
+  return (error: BodyParserError, req, res, next) => {
     if (req.path !== '/mcp') return next(error);
     let reply: RejectedMessage;
     let status = 400;
@@ -36,7 +38,10 @@ export function jsonRpcBodyErrors(logger: Logger): ErrorRequestHandler {
       status = 413;
       reply = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: the body is over the gateway's limit of 1 MB (${MAX_BODY_BYTES} bytes); send a smaller message.` } };
     } else {
-      return next(error);
+      const refusal = bodyRefusal(error, req);
+      if (refusal === undefined) return next(error);
+      status = refusal.status;
+      reply = { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${refusal.message}` } };
     }
     logger.warn({ id: reply.id, code: reply.error.code }, `rejected a message on /mcp: ${reply.error.message}`);
     sendJsonRpcReply(res, status, reply);

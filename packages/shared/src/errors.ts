@@ -25,7 +25,7 @@ export const ErrorCode = {
   STORE_FAILED: 'STORE_FAILED',
   /** A file could not be read. */
   FILE_UNREADABLE: 'FILE_UNREADABLE',
-  /** The Redis server of the BullMQ queue (REDIS_URL) could not be reached in time. */
+  /** The Redis server of the BullMQ queue (REDIS_URL) could not be reached in time, or refused the connection (credentials, database). */
   QUEUE_UNAVAILABLE: 'QUEUE_UNAVAILABLE',
   /** The server is shutting down (SIGTERM/SIGINT): the request was cut short and not completed. */
   SHUTTING_DOWN: 'SHUTTING_DOWN',

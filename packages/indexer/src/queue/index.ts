@@ -13,5 +13,5 @@ export { createRedisConnection, redisAddress } from './redis-connection.js';
 export { circuitSafeBackoffMs, retryDelaysMs } from './retry-schedule.js';
 export { startBullmqIndexWorker, type BullmqIndexWorker, type BullmqIndexWorkerOptions, type WorkerCloseOutcome } from './bullmq-index-worker.js';
 export { injectTraceContext, withJobSpan, QUEUE_TRACER } from './trace-context.js';
-export { startRedisServer, type TestRedis } from './testing/start-redis-server.js';
+export { startRedisServer, type StartRedisServerOptions, type TestRedis } from './testing/start-redis-server.js';
 export { writeTokenProject, type TokenProject } from './testing/token-project.js';

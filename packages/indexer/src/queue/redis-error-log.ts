@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@monorag/shared';
-import { redisAddress } from './redis-connection.js';
+import { isRedisSetupRefusal, redisAddress } from './redis-connection.js';
 
 /** Options of {@link logRedisErrors}. */
 export interface RedisErrorLogOptions {
@@ -29,8 +29,9 @@ function isConnectionError(error: Error): boolean {
  * every few hundred ms while Redis is away and each attempt is an error event. Logs one warning when
  * the connection is lost (`Redis connection lost`) and one when it is back (`Redis connection back`,
  * with the number of errors left out); other errors at most once per message per `repeatMs`. Before
- * the connection was first ready, connection errors are only debug lines: `waitForRedis`
- * reports a Redis that cannot be reached at start-up.
+ * the connection was first ready, connection errors and Redis's refusals of the connection's set-up
+ * (a wrong password, a database it does not have) are only debug lines: `waitForRedis` reports a
+ * Redis that cannot be reached or refuses the connection at start-up.
  * @returns the listener to pass to `on('error', ...)`.
  */
 export function logRedisErrors({ connection, redisUrl, logger, message, repeatMs = 60_000, now = Date.now }: RedisErrorLogOptions): (error: Error) => void {
@@ -63,6 +64,7 @@ export function logRedisErrors({ connection, redisUrl, logger, message, repeatMs
       if (everReady) return lost(error);
       return logger?.debug({ redis, error: error.message }, 'Redis not reachable yet');
     }
+    if (!everReady && isRedisSetupRefusal(connection, error)) return logger?.debug({ redis, error: error.message }, 'Redis refused the connection set-up');
     const last = lastLogged.get(error.message);
     if (last !== undefined && now() - last < repeatMs) return;
     lastLogged.set(error.message, now());

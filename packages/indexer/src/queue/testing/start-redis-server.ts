@@ -10,14 +10,25 @@ export interface TestRedis {
 }
 
 
+/** Options of {@link startRedisServer}. */
+export interface StartRedisServerOptions {
+  /** The redis-server binary; default `redis-server` on PATH. */
+  binary?: string;
+  /** Further server arguments, e.g. `['--databases', '4']`. */
+  args?: readonly string[];
+  /** Started with `--requirepass <password>`; the readiness probe authenticates with it (`url` does not carry it). */
+  password?: string;
+}
+
 /**
  * Starts `redis-server` (from apt; `scripts/setup.sh` installs it) on a free loopback port without
  * persistence, and waits until it answers PING (up to 20 s).
  * @throws Error when redis-server is missing or does not come up.
  */
-export async function startRedisServer(binary = 'redis-server'): Promise<TestRedis> {
+export async function startRedisServer({ binary = 'redis-server', args = [], password }: StartRedisServerOptions = {}): Promise<TestRedis> {
   const port = await findFreePort();
-  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args, ...(password === undefined ? [] : ['--requirepass', password])];
+  const child: ChildProcess = spawn(binary, serverArgs, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let exited: string | undefined;
@@ -31,7 +42,7 @@ export async function startRedisServer(binary = 'redis-server'): Promise<TestRed
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (exited) throw new Error(exited);
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, password });
     // Refused connections are expected until the server listens; connect() rejects with the same error.
     probe.on('error', (error: Error) => probe.emit('probe-error', error));
     try {

@@ -24,7 +24,7 @@ describe('module- and class-level bindings in the symbol table', () => {
       definitions('a.py', [
         'MAX_RETRIES = 5', // 1
         'timeout: float = 2.5', // 2
-        'a, b = 1, 2', // 3: a tuple pattern binds nothing here
+        'a, b = 1, 2', // 3: a tuple pattern binds each name
         'class A:', // 4
         '    LIMIT = 3', // 5
         '    name = "x"', // 6: a class attribute, not a constant
@@ -34,7 +34,53 @@ describe('module- and class-level bindings in the symbol table', () => {
         'def g():', // 10
         '    MAX_RETRIES = 6', // 11
       ]),
-    ).toEqual(['constant MAX_RETRIES 1-1 -', 'variable timeout 2-2 -', 'class A 4-9 -', 'constant LIMIT 5-5 A', 'method f 7-9 A', 'function g 10-11 -']);
+    ).toEqual([
+      'constant MAX_RETRIES 1-1 -',
+      'variable timeout 2-2 -',
+      'variable a 3-3 -',
+      'variable b 3-3 -',
+      'class A 4-9 -',
+      'constant LIMIT 5-5 A',
+      'method f 7-9 A',
+      'function g 10-11 -',
+    ]);
+  });
+
+  it('destructuring binds every name it introduces, never a key or a default (was: none of them)', () => {
+    expect(
+      bindings('settings.py', [
+        'HOST, PORT = "localhost", 8080', // 1
+        '(USER, GROUP) = ("app", "app")', // 2
+        '[FIRST, *REST] = range(3)', // 3
+        'class Limits:', // 4
+        '    LOW, HIGH = 1, 10', // 5
+      ]),
+    ).toEqual([
+      'constant HOST 1-1 -',
+      'constant PORT 1-1 -',
+      'constant USER 2-2 -',
+      'constant GROUP 2-2 -',
+      'constant FIRST 3-3 -',
+      'constant REST 3-3 -',
+      'constant LOW 5-5 Limits',
+      'constant HIGH 5-5 Limits',
+    ]);
+    expect(
+      bindings('config.js', [
+        "const { a, b: renamed } = require('x');", // 1: an import, not a definition
+        'const { host, port: listenPort = 80, tls: { cert } } = options;', // 2
+        'let [first, [second], ...others] = list;', // 3
+        'export const { timeout } = defaults;', // 4
+      ]),
+    ).toEqual([
+      'constant host 2-2 -',
+      'constant listenPort 2-2 -',
+      'constant cert 2-2 -',
+      'variable first 3-3 -',
+      'variable second 3-3 -',
+      'variable others 3-3 -',
+      'constant timeout 4-4 -',
+    ]);
   });
 
   it('Python: bindings inside a module- or class-level if / try / with count; inside a function they do not', () => {
@@ -162,7 +208,7 @@ describe('module- and class-level bindings in the symbol table', () => {
     'let x = 1', // 3
     'var y;', // 4
     "const fs = require('fs');", // 5
-    'const { a } = obj;', // 6
+    'const { a } = obj;', // 6: destructuring binds a
     'export const handler = async () => {};', // 7
     'class K {', // 8
     '  static MAX = 3;', // 9
@@ -179,6 +225,7 @@ describe('module- and class-level bindings in the symbol table', () => {
       'constant LIMIT 2-2 -',
       'variable x 3-3 -',
       'variable y 4-4 -',
+      'constant a 6-6 -',
       'function handler 7-7 -',
       'class K 8-13 -',
       'constant MAX 9-9 K',
@@ -194,6 +241,7 @@ describe('module- and class-level bindings in the symbol table', () => {
       'constant LIMIT 2-2 -',
       'variable x 3-3 -',
       'variable y 4-4 -',
+      'constant a 6-6 -',
       'function handler 7-7 -',
       'class K 8-13 -',
       'constant MAX 9-9 K',

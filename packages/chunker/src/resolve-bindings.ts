@@ -64,8 +64,29 @@ function namesOf(declarator: Node, rule: BindingRule): Node[] {
   for (let node of found) {
     for (let hops = 0; node && rule.through?.types.includes(node.type) && hops < 8; hops++) node = node.childForFieldName(rule.through.field);
     if (node && identifiers.includes(node.type)) names.push(node);
+    else if (node && rule.patterns?.types.includes(node.type)) patternNames(node, rule.patterns, identifiers, names, 0);
   }
   return names;
+}
+
+/** Deepest destructuring pattern followed (`[[a, [b]]]`); deeper names are left out. */
+const MAX_PATTERN_DEPTH = 8;
+
+/** The identifiers a destructuring pattern binds, in source order (see `BindingRule.patterns`). */
+function patternNames(node: Node, patterns: NonNullable<BindingRule['patterns']>, identifiers: readonly string[], out: Node[], depth: number): void {
+  if (identifiers.includes(node.type) || patterns.identifiers?.includes(node.type)) {
+    out.push(node);
+    return;
+  }
+  if (depth >= MAX_PATTERN_DEPTH) return;
+  const field = patterns.follow?.[node.type];
+  if (field !== undefined) {
+    const next = node.childForFieldName(field);
+    if (next) patternNames(next, patterns, identifiers, out, depth + 1);
+    return;
+  }
+  if (!patterns.types.includes(node.type)) return;
+  for (const child of node.namedChildren) if (child) patternNames(child, patterns, identifiers, out, depth + 1);
 }
 
 /** A call of a `skipCalls` callee, also under a member or a further call: `require('x')`, `require('x').y`, `require('x')(opts)`. */

@@ -79,6 +79,14 @@ export interface BindingRule {
   nameTypes?: string[];
   through?: { field: string; types: string[] };
   identifiers?: string[];
+  /**
+   * Destructuring: a name node of one of `types` binds the identifiers inside it (`A, B = 1, 2`,
+   * `const { a, b: renamed } = obj`, `[first, ...rest]`), reached through all its named children, except
+   * that a node type in `follow` is entered only through that field (`pair_pattern` through `value`: the
+   * key binds nothing; `assignment_pattern` through `left`: the default binds nothing). `identifiers`
+   * adds name types found only in patterns (`shorthand_property_identifier_pattern`).
+   */
+  patterns?: { types: string[]; follow?: Record<string, string>; identifiers?: string[] };
   /** Field of the declarator holding the value: a function, class or object value is a definition already; a call of `skipCalls` is an import. */
   valueField?: string;
   /** A declarator without a value binds nothing (C `#define GUARD_H`). */

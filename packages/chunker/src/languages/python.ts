@@ -19,7 +19,14 @@ export const PYTHON: LanguageSpec = {
     // also inside a module- or class-level `if` / `try` / `with` (`try: import x; HAS_X = True except
     // ImportError: HAS_X = False`, `if sys.platform == ...: SEP = ...`); a function body is still no place.
     bindings: {
-      statements: { expression_statement: { declarators: ['assignment'], nameField: 'left' } },
+      statements: {
+        expression_statement: {
+          declarators: ['assignment'],
+          nameField: 'left',
+          // `A, B = 1, 2`, `(C, D) = ...`, `[E, *rest] = ...`
+          patterns: { types: ['pattern_list', 'tuple_pattern', 'list_pattern', 'list_splat_pattern'] },
+        },
+      },
       wrappers: ['block', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement'],
     },
   }),

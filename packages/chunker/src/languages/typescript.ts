@@ -1,4 +1,4 @@
-import type { BindingSpec, LanguageSpec, SyntaxSpec } from './language-spec.js';
+import type { BindingRule, BindingSpec, LanguageSpec, SyntaxSpec } from './language-spec.js';
 
 /** Rules shared by the TypeScript, TSX and JavaScript grammars (they share node type names). */
 export const ECMASCRIPT_DEFINITIONS: SyntaxSpec['definitions'] = {
@@ -29,14 +29,21 @@ export const ECMASCRIPT_DEFINITIONS: SyntaxSpec['definitions'] = {
   pair: { shape: 'field', nameFields: ['key'] },
 };
 
+/** Destructuring in ECMAScript declarations: `const { a, b: renamed, c = 1, ...rest } = obj`, `const [first, [second]] = list`. */
+const ECMASCRIPT_PATTERNS: NonNullable<BindingRule['patterns']> = {
+  types: ['object_pattern', 'array_pattern', 'rest_pattern'],
+  follow: { pair_pattern: 'value', assignment_pattern: 'left', object_assignment_pattern: 'left' },
+  identifiers: ['shorthand_property_identifier_pattern'],
+};
+
 /**
  * Module-level `const` (constant) and `let`/`var` (variable) bindings, and `static` class fields that are
  * `readonly` or UPPER_CASE; a function, class or object value is a definition already, a `require()` an import.
  */
 export const ECMASCRIPT_BINDINGS: BindingSpec = {
   statements: {
-    lexical_declaration: { declarators: ['variable_declarator'], valueField: 'value', skipCalls: ['require'], constantWords: ['const'] },
-    variable_declaration: { declarators: ['variable_declarator'], valueField: 'value', skipCalls: ['require'] },
+    lexical_declaration: { declarators: ['variable_declarator'], valueField: 'value', skipCalls: ['require'], constantWords: ['const'], patterns: ECMASCRIPT_PATTERNS },
+    variable_declaration: { declarators: ['variable_declarator'], valueField: 'value', skipCalls: ['require'], patterns: ECMASCRIPT_PATTERNS },
     public_field_definition: { identifiers: ['property_identifier'], valueField: 'value', constantWords: ['readonly'], classWords: ['static'] },
     field_definition: { nameField: 'property', identifiers: ['property_identifier'], valueField: 'value', classWords: ['static'] },
   },

@@ -1,6 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { EMBEDDER_STATE_FILE } from '@monorag/embedder-client';
 import { loadConfig, type Logger } from '@monorag/shared';
 import { describe, expect, it } from 'vitest';
 import { createProjectEmbedder } from './embedder-factory.js';
@@ -17,4 +20,57 @@ describe('createProjectEmbedder (managed server)', () => {
     await expect(embedder.embed(['x'])).rejects.toThrow('/nonexistent/bin/python does not exist');
     expect(warnings).toEqual([]);
   });
+
+  it('finds a replaced server at once when the recorded one stops answering (no retries against the dead address)', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'monorag-embedder-factory-'));
+    const stateDir = path.join(root, 'embedder');
+    const warnings: string[] = [];
+    const record = (level: string) => (...args: unknown[]) => void (level === 'warn' && warnings.push(String(args.at(-1))));
+    const logger = { warn: record('warn'), info: record('info'), debug: record('debug'), error: record('error') } as unknown as Logger;
+    const first = await serveEmbeddings();
+    /** Records `server` as the running managed server, as `monorag embedder` does. */
+    const recordServer = (server: { port: number; url: string }): void =>
+      writeFileSync(path.join(stateDir, EMBEDDER_STATE_FILE), JSON.stringify({ pid: process.pid, port: server.port, url: server.url, startedAt: Date.now(), idleSeconds: 0 }));
+    mkdirSync(stateDir, { recursive: true });
+    recordServer(first);
+    const config = loadConfig({ projectRoot: root, env: { MONORAG_EMBEDDER_DIR: stateDir } });
+    const embedder = createProjectEmbedder({ config, dataDir: path.join(root, '.monorag'), logger } as unknown as ProjectContext);
+    expect(await embedder.embed(['x'])).toHaveLength(1);
+    // Another command replaced the server: the old address is gone, the state names the new one.
+    await new Promise((resolve) => first.server.close(resolve));
+    const second = await serveEmbeddings();
+    try {
+      recordServer(second);
+      expect(await embedder.embed(['y', 'z'])).toHaveLength(2);
+      expect(second.embedded()).toBe(2);
+      // Was: three 'embedding request failed; retrying' warnings (about 3.5 s) before the restart.
+      expect(warnings).toEqual(['embedding server unavailable; starting it again']);
+    } finally {
+      await new Promise((resolve) => second.server.close(resolve));
+    }
+  });
 });
+
+/** A minimal embedding server (`/health`, `/info`, `POST /embed` with 4-dim vectors) on a free loopback port. */
+async function serveEmbeddings(): Promise<{ server: Server; port: number; url: string; embedded: () => number }> {
+  let embedded = 0;
+  const server = createServer((req, res) => {
+    const send = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === '/health') return send(200, { status: 'ok' });
+    if (req.url === '/info') return send(200, { model: 'fake-4', dim: 4, maxSeqLength: 256 });
+    if (req.method !== 'POST' || req.url !== '/embed') return send(404, { detail: 'not found' });
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      const { texts } = JSON.parse(Buffer.concat(parts).toString('utf8')) as { texts: string[] };
+      embedded += texts.length;
+      send(200, { embeddings: texts.map(() => [1, 0, 0, 0]), model: 'fake-4', dim: 4 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, port, url: `http://127.0.0.1:${port}`, embedded: () => embedded };
+}

@@ -58,6 +58,9 @@ export function createProjectEmbedder(context: ProjectContext): Embedder {
         batchSize,
         timeoutMs,
         logger,
+        // Nothing listening means the server stopped (idle, or replaced by another command): connect() finds
+        // where it is now at once instead of after the retries.
+        retryRefused: false,
         unavailableAdvice:
           `This is the local embedding server monorag starts itself; it was restarted once. See its log, ${path.join(stateDir, EMBEDDER_LOG_FILE)}; ` +
           `if requests time out, raise embedding.timeoutMs (now ${timeoutMs} ms) in monorag.json.`,

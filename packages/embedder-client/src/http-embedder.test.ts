@@ -104,7 +104,7 @@ describe('createHttpEmbedder', () => {
   it('ends the unavailable message with the advice it was given (a managed server is no EMBEDDING_URL)', async () => {
     const server = await startServer((_req, _body, res) => json(res, 503, { detail: 'overloaded' }));
     const error = await failure(createHttpEmbedder({ url: server.url, retries: 0, unavailableAdvice: 'See /x/embedder.log.' }).embed(['a']));
-    expect(error.message).toBe(`The embedding server at ${server.url} is unavailable: POST /embed (1 texts) failed 1 times (last: HTTP 503: overloaded). See /x/embedder.log.`);
+    expect(error.message).toBe(`The embedding server at ${server.url} is unavailable: POST /embed (1 texts) failed once (last: HTTP 503: overloaded). See /x/embedder.log.`);
   });
 
   it('retries connections closed by the server, and succeeds when the server recovers', async () => {
@@ -133,6 +133,17 @@ describe('createHttpEmbedder', () => {
     const error = await failure(createHttpEmbedder({ url: server.url, retries: 1, retryDelayMs: 5 }).info());
     expect(error.code).toBe(ErrorCode.EMBEDDER_UNAVAILABLE);
     expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('with retryRefused false, gives up on a refused connection after one attempt instead of after the retries', async () => {
+    const server = await startServer(goodHandler);
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    const error = await failure(createHttpEmbedder({ url: server.url, retries: 3, retryDelayMs: 5, retryRefused: false }).embed(['a']));
+    expect(error.code).toBe(ErrorCode.EMBEDDER_UNAVAILABLE);
+    expect(error.message).toContain('failed once (last: ECONNREFUSED)');
+    // The default retries it: four attempts.
+    const retried = await failure(createHttpEmbedder({ url: server.url, retries: 3, retryDelayMs: 5 }).embed(['a']));
+    expect(retried.message).toContain('failed 4 times (last: ECONNREFUSED)');
   });
 
   it('does not retry a 422, calls it EMBEDDER_REJECTED and surfaces the server message', async () => {

@@ -17,6 +17,13 @@ export interface HttpEmbedderOptions {
   timeoutMs?: number;
   /** Extra attempts after a connection error, time-out or 5xx; 4xx answers are never retried. */
   retries?: number;
+  /**
+   * Whether a refused connection (nothing listens at `url`) is retried like other failures (default
+   * true). False for a server whose owner can find where it went: the managed local server, whose
+   * caller re-reads its recorded address and starts it again, and would otherwise wait out the
+   * retries (about 3.5 s with the defaults) against an address that is gone for good.
+   */
+  retryRefused?: boolean;
   /** Delay before the first retry in ms; doubles on each further retry. */
   retryDelayMs?: number;
   /** Requests in flight at once, across all `embed` calls of this embedder (raise it for several replicas). */
@@ -121,6 +128,7 @@ export function createHttpEmbedder({
   timeoutMs = 120_000,
   retries = 3,
   retryDelayMs = 500,
+  retryRefused = true,
   concurrency = 1,
   circuitBreaker,
   expected,
@@ -171,10 +179,10 @@ export function createHttpEmbedder({
         lastFailure = failure.reason;
         breaker.recordFailure();
         if (breaker.state === 'open') continue; // the next admit() refuses at once with the circuit's message
-        if (attempt > retries) {
+        if (attempt > retries || (failure.refused === true && !retryRefused)) {
           throw new MonoragError(
             ErrorCode.EMBEDDER_UNAVAILABLE,
-            `The embedding server at ${base} is unavailable: ${what} failed ${attempt} times (last: ${failure.reason}). ${unavailableAdvice}`,
+            `The embedding server at ${base} is unavailable: ${what} failed ${attempt === 1 ? 'once' : `${attempt} times`} (last: ${failure.reason}). ${unavailableAdvice}`,
             { cause: error },
           );
         }

@@ -8,6 +8,8 @@ export interface AttemptFailure {
   reason: string;
   /** HTTP status when the server answered. */
   status?: number;
+  /** True when nothing listens at the address (`ECONNREFUSED`): the server is gone, not slow. */
+  refused?: boolean;
 }
 
 function serverMessage(data: unknown): string | undefined {
@@ -32,7 +34,7 @@ export function classifyFailure(error: unknown): AttemptFailure | undefined {
     return { retryable: status >= 500, reason, status };
   }
   const timedOut = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT' || error.code === 'ERR_CANCELED';
-  return { retryable: true, reason: timedOut ? 'timed out' : (error.code ?? error.message) };
+  return { retryable: true, reason: timedOut ? 'timed out' : (error.code ?? error.message), refused: error.code === 'ECONNREFUSED' };
 }
 
 /** Delay before retry number `retry` (1-based), in ms: `baseMs * 2^(retry-1)`, plus up to 10 % jitter. */

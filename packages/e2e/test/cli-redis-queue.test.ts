@@ -213,10 +213,17 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       dataDirs.push(root);
       const on = envFor(redis.url);
       const off = { ...on, MONORAG_REDACT_SECRETS: 'false' };
-      /** `monorag index --json` with a worker of the same settings; returns its report. */
+      const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: await projectKeyOf(root, on) });
+      /**
+       * `monorag index --json` with a worker of the same settings; returns its report. The worker starts once
+       * the jobs are queued: the enqueue has then required its setting of every worker, and a worker whose
+       * setting the index does not stand on refuses to start.
+       */
       const indexWithWorker = async (env: Record<string, string>, ...flags: string[]): Promise<unknown> => {
+        const running = runCli(['index', root, '--json', ...flags], env);
+        while ((await queue.counts()).waiting === 0) await new Promise((resolve) => setTimeout(resolve, 100));
         const worker = startCli(['worker', root], env);
-        const run = await runCli(['index', root, '--json', ...flags], env);
+        const run = await running;
         worker.child.kill('SIGTERM');
         expect(await worker.exited).toBe(0);
         expect(run.code, run.stderr).toBe(0);
@@ -251,6 +258,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(again.stdout)).toMatchObject({ walked: 1, unchanged: 1, rescan: 0, enqueued: 0 });
       expect(JSON.parse(again.stdout)).not.toHaveProperty('widened');
+      await queue.close();
     }, 150_000);
   });
 });

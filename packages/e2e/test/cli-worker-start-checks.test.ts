@@ -1,20 +1,24 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secretScannerOf } from '@monorag/indexer';
 import { startRedisServer, type TestRedis } from '@monorag/indexer/queue';
-import { runCli } from './cli.js';
+import { cliCommand, killGroup, REPO_ROOT, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { makeGitRepo, tokenFile } from './git-repo.js';
 
 let redis: TestRedis;
 let embedding: FakeEmbeddingHttp;
 const cleanup: string[] = [];
+const spawned: ChildProcess[] = [];
 
 beforeAll(async () => {
   [redis, embedding] = await Promise.all([startRedisServer({ args: ['--databases', '4'] }), startFakeEmbeddingHttp()]);
 });
 afterAll(async () => {
+  for (const child of spawned) killGroup(child, 'SIGKILL');
   await Promise.all([redis?.stop(), embedding?.stop()]);
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
 });
@@ -33,6 +37,30 @@ function dataDir(): string {
   return dir;
 }
 
+/** Starts `monorag worker <project>` in its own process group (killed after the tests); collects its stderr. */
+function startWorker(project: string, env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  const { command, args } = cliCommand(['worker', project]);
+  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  spawned.push(child);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  return { child, stderr: () => stderr, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+}
+
+/** A worker that must refuse to start: its exit code and stderr, or `still running` after 30 s. */
+async function refusedWorker(project: string, env: Record<string, string>): Promise<{ code: number | null | string; stderr: string }> {
+  const worker = startWorker(project, env);
+  const code = await Promise.race([worker.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running after 30 s'), 30_000))]);
+  return { code, stderr: worker.stderr() };
+}
+
+/** `monorag jobs --json`'s counts. */
+async function counts(project: string, env: Record<string, string>): Promise<Record<string, number>> {
+  const run = await runCli(['jobs', '--project', project, '--json'], env);
+  expect(run.code, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { counts: Record<string, number> }).counts;
+}
+
 describe('a REDIS_URL naming a database the server does not have (real redis-server with 4 databases)', () => {
   it('`monorag jobs`, `jobs enqueue` and `worker` exit 1 with one line naming REDIS_URL, the database and the databases there are; the worker creates nothing', async () => {
     const project = repo();
@@ -43,8 +71,47 @@ describe('a REDIS_URL naming a database the server does not have (real redis-ser
       `monorag: Cannot use Redis at 127.0.0.1:${redis.port} (REDIS_URL=${url}): it has no database 99 (ERR DB index is out of range); ` +
       'it has databases 0..3 (its `databases` setting). Put one of those at the end of REDIS_URL (redis://host:port/N; without /N it is 0), ' +
       "or raise `databases` in the server's configuration.\n";
-    const runs = await Promise.all([runCli(['jobs', '--project', project], env), runCli(['jobs', 'enqueue', project], env), runCli(['worker', project], env)]);
-    for (const run of runs) expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 1, stdout: '', stderr: expected });
+    const [jobs, enqueue, worker] = await Promise.all([runCli(['jobs', '--project', project], env), runCli(['jobs', 'enqueue', project], env), refusedWorker(project, env)]);
+    for (const run of [jobs, enqueue]) expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 1, stdout: '', stderr: expected });
+    expect(worker).toEqual({ code: 1, stderr: expected });
     expect(existsSync(data)).toBe(false);
   }, 60_000);
+});
+
+describe('a worker whose index.redactSecrets differs from the index\'s (real redis-server, fake embedder)', () => {
+  it('does not start (exit 2, one line naming the setting, both values and the fix) and takes no job; after a whole-tree enqueue with its setting it starts and indexes', async () => {
+    const project = repo();
+    const on = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, EMBEDDING_URL: embedding.url, MONORAG_DATA_DIR: dataDir() };
+    const off = { ...on, MONORAG_REDACT_SECRETS: 'false' };
+    const enqueued = await runCli(['jobs', 'enqueue', project, '--json'], on);
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    expect(JSON.parse(enqueued.stdout)).toMatchObject({ enqueued: 2 });
+
+    // The trial: a worker with redaction off beside the enqueuer's default.
+    expect(await refusedWorker(project, off)).toEqual({
+      code: 2,
+      stderr:
+        `monorag: The index of ${project} requires of every worker (set by the last whole-tree \`monorag jobs enqueue\` or \`monorag index\`) ` +
+        `the secret scanner "${secretScannerOf(true)}" (index.redactSecrets true), but this worker redacts with "off" (index.redactSecrets false): ` +
+        'it would fail every job it takes, so it does not start. ' +
+        'Start this worker with index.redactSecrets true (MONORAG_REDACT_SECRETS=true, or "index": {"redactSecrets": true} in monorag.json), as the enqueuer has it. ' +
+        `To change the setting for the whole index instead, run a whole-tree \`monorag jobs enqueue ${project}\` (or \`monorag index ${project}\`) with index.redactSecrets false first: ` +
+        'it re-scans every file and requires the new setting of every worker; then start the workers with it.\n',
+    });
+    expect(await counts(project, on)).toMatchObject({ waiting: 2, active: 0, failed: 0 });
+
+    // Changing the setting the documented way: enqueue with it first, then the workers with it start.
+    const changed = await runCli(['jobs', 'enqueue', project, '--json'], off);
+    expect(changed.code, changed.stderr).toBe(0);
+    const worker = startWorker(project, off);
+    const drained = await runCli(['jobs', 'enqueue', project, '--wait', '--json'], off);
+    expect(drained.code, drained.stderr).toBe(0);
+    expect(JSON.parse(drained.stdout)).toMatchObject({ after: { waiting: 0, active: 0, failed: 0 }, secretScanner: 'recorded' });
+    killGroup(worker.child, 'SIGTERM');
+    expect(await worker.exited).toBe(0);
+    // Now a worker with the old setting is the one refused.
+    const old = await refusedWorker(project, on);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain('the secret scanner "off" (index.redactSecrets false), but this worker redacts with');
+  }, 120_000);
 });

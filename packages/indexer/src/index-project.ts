@@ -11,7 +11,7 @@ import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
-import { SECRET_SCANNER_META, needsSecretRescan, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
+import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, needsSecretRescan, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
 import { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from './secrets-report.js';
 
 /** A progress event of {@link indexProject}; the CLI renders these as a progress bar or lines. */
@@ -125,6 +125,8 @@ interface PendingFile {
  * before a long run over older files ends). A file's chunks, symbols and manifest entry are written in one store
  * transaction, so an interrupted run leaves every file either fully old or fully new, and the next
  * run resumes where it stopped. Unreadable files are skipped and keep their previous index entry.
+ * A full run records the secret scanner it redacted with ({@link SECRET_SCANNER_META}), and makes it the
+ * one queue workers are required to use when a whole-tree enqueue had required another ({@link REQUIRED_SCANNER_META}).
  * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; `RUN_INTERRUPTED` when `signal` is
  *   aborted. Files written before the failure stay indexed.
  */
@@ -313,7 +315,13 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
 
   await store.setMeta('indexedAt', String(Date.now()));
   await store.setMeta('indexedCommit', commit ?? '');
-  if (!scope) await store.setMeta(SECRET_SCANNER_META, scanner);
+  if (!scope) {
+    await store.setMeta(SECRET_SCANNER_META, scanner);
+    // The whole index now stands on this scanner: queue workers must redact with it too (a requirement
+    // left by an earlier whole-tree enqueue with another setting would keep refusing those that do).
+    const required = await store.getMeta(REQUIRED_SCANNER_META);
+    if (required !== undefined && required !== scanner) await store.setMeta(REQUIRED_SCANNER_META, scanner);
+  }
   report.secrets = summariseRedactedFiles(report.redacted);
   if (!scope && options.cacheRetentionMs !== undefined) {
     report.cachePruned = (await store.pruneEmbeddingCache(options.cacheRetentionMs)).removed;

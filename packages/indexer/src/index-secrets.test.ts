@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexProject } from './index-project.js';
+import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, secretScannerOf } from './redact-file-text.js';
 import { openTestIndex } from './test-index.js';
 
 /** Fake tokens, built at run time so this file holds no literal a scanner flags. */
@@ -67,5 +68,26 @@ describe('indexProject and secrets', () => {
     expect(await indexProject(base)).toMatchObject({ changed: 1, unchanged: 1, secrets: { spans: 2 } });
     expect((await store.chunksOfFile('src/deploy.ts')).map((c) => c.content).join('\n')).not.toContain(TOKEN);
     await store.close();
+  });
+
+  it('a full run after index.redactSecrets changed makes its scanner the one queue workers must use, replacing a whole-tree enqueue\'s requirement; a run limited to paths does not', async () => {
+    const base = await secretRepo();
+    const { store } = base;
+    await indexProject(base);
+    // A whole-tree enqueue with redaction on required it of every worker.
+    await store.setMeta(REQUIRED_SCANNER_META, secretScannerOf(true));
+    await indexProject({ ...base, redactSecrets: false, paths: ['src/plain.ts'] });
+    expect(await store.getMeta(REQUIRED_SCANNER_META)).toBe(secretScannerOf(true));
+    await indexProject({ ...base, redactSecrets: false });
+    expect(await store.getMeta(SECRET_SCANNER_META)).toBe('off');
+    expect(await store.getMeta(REQUIRED_SCANNER_META)).toBe('off');
+    await store.close();
+  });
+
+  it('a full run on an index without a queue requirement records none', async () => {
+    const base = await secretRepo();
+    await indexProject({ ...base, redactSecrets: false });
+    expect(await base.store.getMeta(REQUIRED_SCANNER_META)).toBeUndefined();
+    await base.store.close();
   });
 });

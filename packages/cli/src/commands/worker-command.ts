@@ -1,4 +1,4 @@
-import { indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
+import { checkWorkerScanner, indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
 import { projectKey } from '../project-key.js';
@@ -34,7 +34,8 @@ export interface RunningWorker {
  * job on an unchanged file scans it again for secrets (`indexFile`).
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within
  *   the 5 s connect timeout), before the data directory, the embedder or the store is touched; then the
- *   embedder's and the store's errors.
+ *   embedder's and the store's errors; CONFIG_INVALID when its `index.redactSecrets` does not fit the
+ *   secret scanner the index stands on (`checkWorkerScanner`), before it takes a job.
  */
 export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
   const context = createProjectContext({
@@ -57,6 +58,11 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     const info = await embedder.info();
     chunker = await createIndexChunker(embedder, info, logger);
     store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
+    // A worker set up unlike the index would only take jobs to fail them: it does not start.
+    await checkWorkerScanner(store, config.index.redactSecrets, context.root).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
   } catch (error) {
     await queue.close();
     throw error;

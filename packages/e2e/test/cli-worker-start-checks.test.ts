@@ -115,3 +115,25 @@ describe('a worker whose index.redactSecrets differs from the index\'s (real red
     expect(old.stderr).toContain('the secret scanner "off" (index.redactSecrets false), but this worker redacts with');
   }, 120_000);
 });
+
+describe('`monorag worker` without the BullMQ queue configured', () => {
+  it('with the default queue: exit 2, saying that workers serve the BullMQ queue (queue.kind "bullmq", MONORAG_QUEUE, REDIS_URL) and that the default indexes in-process', async () => {
+    const project = repo();
+    const run = await refusedWorker(project, { MONORAG_QUEUE: '', REDIS_URL: '', EMBEDDING_URL: embedding.url });
+    expect(run).toEqual({
+      code: 2,
+      stderr:
+        'monorag: `monorag worker` takes file jobs from the BullMQ queue of the team stack, which needs Redis: set queue.kind "bullmq" and a Redis URL ' +
+        '(MONORAG_QUEUE=bullmq and REDIS_URL=redis://host:6379, or "queue": {"kind": "bullmq", "redisUrl": ...} in monorag.json) here and for whoever enqueues. ' +
+        `${project} uses the default queue (queue.kind "memory"), which indexes in-process without workers: ` +
+        `run \`monorag index ${project}\` instead (or \`monorag watch ${project}\` to keep the index up to date).\n`,
+    });
+    expect(existsSync(path.join(project, '.monorag'))).toBe(false);
+  }, 60_000);
+
+  it('with queue.kind "bullmq" but no REDIS_URL: the queue\'s own line asks for REDIS_URL', async () => {
+    const project = repo();
+    const run = await refusedWorker(project, { MONORAG_QUEUE: 'bullmq', REDIS_URL: '', EMBEDDING_URL: embedding.url });
+    expect(run).toEqual({ code: 2, stderr: 'monorag: The BullMQ queue needs Redis: set REDIS_URL (or queue.redisUrl in monorag.json).\n' });
+  }, 60_000);
+});

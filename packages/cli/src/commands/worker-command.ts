@@ -1,12 +1,13 @@
 import { checkWorkerScanner, indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
-import { createProjectContext, ensureDataDir } from '../project-context.js';
+import { createProjectContext, ensureDataDir, type ProjectContext } from '../project-context.js';
 import { projectKey } from '../project-key.js';
 import { openProjectStore, redisUrlOf } from '../store-factory.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrainedQueue } from '../queue-freshness.js';
 import { createIndexChunker, secretScannerOf } from '@monorag/indexer';
 import type { ChunkStore } from '@monorag/store';
+import { ErrorCode, MonoragError } from '@monorag/shared';
 
 /** Options of `monorag worker`. */
 export interface WorkerCommandOptions {
@@ -22,6 +23,25 @@ export interface RunningWorker {
 }
 
 /**
+ * Checks that the project is set up for queue workers before anything else: with no Redis configured
+ * and the default queue (`queue.kind` "memory"), which indexes in-process, there is nothing to serve.
+ * With a Redis URL the worker serves the BullMQ queue whatever `queue.kind` says (`monorag jobs enqueue`
+ * fills it), and `queue.kind` "bullmq" without one gets the queue's own `needs Redis` error.
+ * @throws MonoragError `CONFIG_INVALID` saying that workers serve the BullMQ queue (`queue.kind` "bullmq",
+ *   env `MONORAG_QUEUE=bullmq`, with `REDIS_URL`) and that the default indexes in-process (`monorag index`/`watch`).
+ */
+function requireQueueOfWorkers({ config, root }: ProjectContext): void {
+  if (config.queue.kind === 'bullmq' || config.queue.redisUrl !== undefined) return;
+  throw new MonoragError(
+    ErrorCode.CONFIG_INVALID,
+    '`monorag worker` takes file jobs from the BullMQ queue of the team stack, which needs Redis: set queue.kind "bullmq" and a Redis URL ' +
+      '(MONORAG_QUEUE=bullmq and REDIS_URL=redis://host:6379, or "queue": {"kind": "bullmq", "redisUrl": ...} in monorag.json) here and for whoever enqueues. ' +
+      `${root} uses the default queue (queue.kind "${config.queue.kind}"), which indexes in-process without workers: ` +
+      `run \`monorag index ${root}\` instead (or \`monorag watch ${root}\` to keep the index up to date).`,
+  );
+}
+
+/**
  * `monorag worker [path]`: takes file jobs of the project's BullMQ queue (Redis at REDIS_URL) and
  * indexes each under this checkout into the configured store, `queue.concurrency` jobs at a time.
  * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces. With
@@ -32,7 +52,8 @@ export interface RunningWorker {
  * secret scanner the last whole-tree enqueue planned for as the index's `secretScanner`, unless failed
  * jobs remain or this worker redacts with another (`recordDrainedQueue`; it warns why). Until then, each
  * job on an unchanged file scans it again for secrets (`indexFile`).
- * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within
+ * @throws MonoragError CONFIG_INVALID when neither `queue.kind` "bullmq" nor a Redis URL is configured
+ *   (the default queue has no workers); QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within
  *   the 5 s connect timeout), before the data directory, the embedder or the store is touched; then the
  *   embedder's and the store's errors; CONFIG_INVALID when its `index.redactSecrets` does not fit the
  *   secret scanner the index stands on (`checkWorkerScanner`), before it takes a job.
@@ -44,6 +65,7 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     overrides: { dataDir: options.dataDir, queue: { concurrency: options.concurrency } },
   });
   const { logger, config } = context;
+  requireQueueOfWorkers(context);
   const key = await projectKey(context);
   // Redis first: with Redis down the worker fails with QUEUE_UNAVAILABLE before it creates the data
   // directory, contacts (or starts) the embedder or opens the store.

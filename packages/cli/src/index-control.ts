@@ -12,15 +12,17 @@ export interface ServeIndexControl extends IndexControl {
   readFreshness(): Promise<IndexFreshness>;
 }
 
-/** Options of {@link createIndexControl}. */
-export interface IndexControlOptions {
+/** Options of {@link createIndexControl}; `R` is what the project's runs report (see `WatchRunner`). */
+export interface IndexControlOptions<R = IndexReport> {
   context: ProjectContext;
   /** The store the server reads. */
   store: ChunkStore;
   /** The watched project; with --no-watch it is created on the first sync_index (no file watcher then). */
-  watched: () => Promise<WatchedProject>;
+  watched: () => Promise<WatchedProject<R>>;
   /** The watched project if it exists yet (never creates one). */
-  current: () => WatchedProject | undefined;
+  current: () => WatchedProject<R> | undefined;
+  /** A run's report as the MCP tools give it (`lastRun`, `sync_index`'s `run`): {@link indexRunSummary} for in-process runs. */
+  summarise: (report: R) => IndexRunSummary | Promise<IndexRunSummary>;
   /** Aborted when the server shuts down: a `sync_index` waiting for its run then fails with `SHUTTING_DOWN`, and new ones are refused. */
   stopping?: AbortSignal;
 }
@@ -46,13 +48,14 @@ function untilStopped<T>(promise: Promise<T>, stopping: AbortSignal | undefined,
   ]);
 }
 
-function summary(report: IndexReport): IndexRunSummary {
+/** The MCP summary of an in-process run's report. */
+export function indexRunSummary(report: IndexReport): IndexRunSummary {
   const { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs } = report;
   return { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs };
 }
 
 /** Creates the {@link ServeIndexControl} of a served project. */
-export function createIndexControl({ context, store, watched, current, stopping }: IndexControlOptions): ServeIndexControl {
+export function createIndexControl<R = IndexReport>({ context, store, watched, current, summarise, stopping }: IndexControlOptions<R>): ServeIndexControl {
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
     // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked and edited files.
@@ -73,7 +76,7 @@ export function createIndexControl({ context, store, watched, current, stopping 
         index: await readFreshness(),
         watching: watcher ? watcher.mode() : 'off',
         watchedDirectories: watcher ? watcher.watchedDirectories() : 0,
-        lastRun: s?.lastReport ? summary(s.lastReport) : null,
+        lastRun: s?.lastReport ? await summarise(s.lastReport) : null,
         lastError: s?.lastError ?? null,
       };
     },
@@ -84,7 +87,7 @@ export function createIndexControl({ context, store, watched, current, stopping 
         w.scheduler.enqueue(paths);
         return null;
       }
-      return summary(await untilStopped(w.scheduler.sync(paths), stopping, context.root));
+      return summarise(await untilStopped(w.scheduler.sync(paths), stopping, context.root));
     },
     async unknownPaths(paths) {
       // The same check as `monorag index --paths`.

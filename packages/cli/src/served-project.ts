@@ -1,14 +1,15 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import type { IndexControl, McpServerOptions } from '@monorag/mcp';
+import type { IndexControl, IndexRunSummary, McpServerOptions } from '@monorag/mcp';
 import { ErrorCode, errorMessage, MonoragError } from '@monorag/shared';
 import { unknownPaths } from '@monorag/indexer';
-import { createIndexControl } from './index-control.js';
+import { createIndexControl, indexRunSummary } from './index-control.js';
 import { openRetriever, type OpenIndex } from './open-retriever.js';
 import type { ProjectContext } from './project-context.js';
+import { enqueuerRunner, openProjectEnqueuer, type EnqueueRun, type ProjectEnqueuer } from './project-enqueuer.js';
 import { openProjectIndexer, type ProjectIndexer } from './project-indexer.js';
 import { createReadablePredicate } from './readable-predicate.js';
 import { CLI_VERSION } from './version.js';
-import { watchProject, type WatchedProject } from './watch-project.js';
+import { indexerRunner, watchProject, type WatchedProject } from './watch-project.js';
 
 /** A project opened for serving over MCP (`monorag serve` on stdio, `monorag gateway` over HTTP). */
 export interface ServedProject {
@@ -42,13 +43,17 @@ export interface ServedProjectOptions {
 
 /**
  * Opens a project for serving. With the SQLite store (the embedded default) and `watch` set, it builds a
- * missing index and watches the tree; either way `sync_index` updates it. With `store.kind` `qdrant` (the team
- * stack) it reads the project's Qdrant collection, which `monorag worker`s write: nothing is watched here
- * and `sync_index` answers with how to enqueue the changes (`monorag jobs enqueue`).
+ * missing index and watches the tree; either way `sync_index` updates it. With `queue.kind` bullmq (the
+ * team stack) this process indexes nothing: file events, the start-up run and `sync_index` plan and
+ * enqueue file jobs for `monorag worker`s, which write the store it reads (see {@link openQueueServedProject}).
+ * With `store.kind` `qdrant` and the in-process queue it reads the project's Qdrant collection only:
+ * nothing is watched here and `sync_index` answers with how to enqueue the changes (`monorag jobs enqueue`).
  * @throws MonoragError as `openRetriever` and `openProjectIndexer` do (`INDEX_NOT_FOUND` for a Qdrant
- *   project with no collection, `EMBEDDER_UNAVAILABLE` when a missing index must be built, ...).
+ *   project with no collection, `EMBEDDER_UNAVAILABLE` when a missing index must be built, ...), and in
+ *   queue mode as `openProjectEnqueuer` does (QUEUE_UNAVAILABLE).
  */
 export async function openServedProject(context: ProjectContext, { watch }: ServedProjectOptions): Promise<ServedProject> {
+  if (context.config.queue.kind === 'bullmq') return openQueueServedProject(context, { watch });
   if (context.config.store.kind === 'qdrant') {
     const index = await openRetriever(context);
     return { mcp: projectMcpOptions(context, index, queueIndexControl(context, index)), index, interrupt: () => {
@@ -61,7 +66,7 @@ export async function openServedProject(context: ProjectContext, { watch }: Serv
   const startWatched = (watchTree: boolean): Promise<WatchedProject> => {
     starting ??= (async () => {
       indexer = await openProjectIndexer(context);
-      watched = watchProject(context, indexer, { watch: watchTree });
+      watched = watchProject(context, indexerRunner(indexer, context.logger), { watch: watchTree });
       return watched;
     })();
     return starting;
@@ -72,7 +77,9 @@ export async function openServedProject(context: ProjectContext, { watch }: Serv
   const opened = indexer;
   const index = await openRetriever(context, opened ? { store: opened.store, follow: () => opened.follow() } : undefined);
   const stopping = new AbortController();
-  const control = createIndexControl({ context, store: index.store, watched: () => startWatched(false), current: () => watched, stopping: stopping.signal });
+  const control = createIndexControl({
+    context, store: index.store, watched: () => startWatched(false), current: () => watched, summarise: indexRunSummary, stopping: stopping.signal,
+  });
   const mcp = { ...projectMcpOptions(context, index, control), readFreshness: control.readFreshness };
   return {
     mcp,
@@ -89,6 +96,68 @@ export async function openServedProject(context: ProjectContext, { watch }: Serv
       await index.close();
       if (indexer && indexer.store !== index.store) await indexer.close();
     },
+  };
+}
+
+/**
+ * A project served in queue mode (`queue.kind` bullmq): the store `monorag worker`s write is read as it is,
+ * and this process never indexes nor takes the index lock. With `watch`, the start-up run and file events
+ * plan and enqueue file jobs (`openProjectEnqueuer`; a missing index is created empty, and the workers
+ * fill it); without, the index must exist (`INDEX_NOT_FOUND`) and the first `sync_index` opens the
+ * enqueuer. `sync_index` with `wait` returns once the jobs are on the queue, not once the workers are done.
+ * @throws MonoragError as `openProjectEnqueuer` and `openRetriever` do.
+ */
+async function openQueueServedProject(context: ProjectContext, { watch }: ServedProjectOptions): Promise<ServedProject> {
+  let enqueuer: ProjectEnqueuer | undefined;
+  let watched: WatchedProject<EnqueueRun> | undefined;
+  let starting: Promise<WatchedProject<EnqueueRun>> | undefined;
+  const startWatched = (watchTree: boolean): Promise<WatchedProject<EnqueueRun>> => {
+    starting ??= (async () => {
+      enqueuer = await openProjectEnqueuer(context);
+      watched = watchProject(context, enqueuerRunner(enqueuer), {
+        watch: watchTree,
+        onRun: (r) => context.logger.info({ mode: r.mode, enqueued: r.enqueued, queue: r.queue, workers: r.workers, ms: r.durationMs }, 'file jobs enqueued for the workers'),
+      });
+      return watched;
+    })();
+    starting.catch(() => {
+      starting = undefined;
+    });
+    return starting;
+  };
+  // The enqueuer creates a missing store (empty, with the index identity), which the retriever then opens.
+  if (watch) await startWatched(true);
+  let index: OpenIndex;
+  try {
+    index = await openRetriever(context);
+  } catch (error) {
+    await watched?.close();
+    await enqueuer?.close();
+    throw error;
+  }
+  const stopping = new AbortController();
+  const control = createIndexControl({
+    context, store: index.store, watched: () => startWatched(false), current: () => watched, stopping: stopping.signal,
+    summarise: async (run) => enqueueRunSummary(run, (await index.store.stats()).files),
+  });
+  return {
+    mcp: { ...projectMcpOptions(context, index, control), readFreshness: control.readFreshness },
+    index,
+    interrupt: () => stopping.abort(),
+    close: async () => {
+      // A plan in progress is short and holds no lock: let it finish.
+      await watched?.close();
+      await enqueuer?.close();
+      await index.close();
+    },
+  };
+}
+
+/** The MCP summary of a queue-mode run: nothing indexed here, `enqueued` says what went to the workers; `files` is the index's count now. */
+function enqueueRunSummary(run: EnqueueRun, files: number): IndexRunSummary {
+  return {
+    mode: run.mode, files, added: 0, changed: 0, deleted: 0, unchanged: run.unchanged, chunksEmbedded: 0, moved: 0, cachePruned: 0, durationMs: run.durationMs,
+    enqueued: { queue: run.queue, jobs: run.enqueued, workers: run.workers },
   };
 }
 

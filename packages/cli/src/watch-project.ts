@@ -1,12 +1,48 @@
 import {
-  createIndexScheduler, indexLockHolder, watchGitHead, pathQueueLength, startProjectWatcher, type IndexReport, type IndexScheduler, type ProjectWatcher,
+  createIndexScheduler, indexLockHolder, watchGitHead, pathQueueLength, startProjectWatcher,
+  type IgnoreFilter, type IndexReport, type IndexScheduler, type ProjectWatcher,
 } from '@monorag/indexer';
+import type { Logger } from '@monorag/shared';
 import type { ProjectContext } from './project-context.js';
 import type { ProjectIndexer } from './project-indexer.js';
 
-/** A watched project: file events feed a single-flight scheduler of incremental runs. */
-export interface WatchedProject {
-  scheduler: IndexScheduler;
+/**
+ * What the runs of a watched project do, reporting `R`: index in this process ({@link indexerRunner}
+ * over a `ProjectIndexer`, reporting an `IndexReport`), or plan and enqueue file jobs for the workers
+ * (a `ProjectEnqueuer` in queue mode, reporting an `EnqueueRun`).
+ */
+export interface WatchRunner<R> {
+  /** The ignore rules the watcher follows; reset when an ignore-rules file changes. */
+  filter: IgnoreFilter;
+  /**
+   * One run over `paths` (repo-relative; undefined: the whole tree). It may stop early when `signal`
+   * is aborted, rejecting with `RUN_INTERRUPTED` (see `ScheduledRun`).
+   */
+  run(paths: string[] | undefined, signal: AbortSignal): Promise<R>;
+  /**
+   * Whether the runs also take the paths git hooks queued in the data directory. An in-process run
+   * does (the hooks leave their paths to a run holding the index lock), so the watcher starts another
+   * run when hooks queued paths during one; in queue mode the hooks' own runs enqueue them.
+   */
+  takesHookQueue: boolean;
+}
+
+/** A {@link WatchRunner} that indexes in this process with `indexer`, logging each run at info. */
+export function indexerRunner(indexer: ProjectIndexer, logger: Logger): WatchRunner<IndexReport> {
+  return {
+    filter: indexer.filter,
+    takesHookQueue: true,
+    run: async (paths, signal) => {
+      const report = await indexer.run(paths, undefined, signal);
+      logger.info({ mode: report.mode, added: report.added, changed: report.changed, deleted: report.deleted, ms: report.durationMs }, 'index updated');
+      return report;
+    },
+  };
+}
+
+/** A watched project: file events feed a single-flight scheduler of incremental runs, each reporting `R`. */
+export interface WatchedProject<R = IndexReport> {
+  scheduler: IndexScheduler<R>;
   /** The current watcher, or undefined with `watch: false`. */
   watcher(): ProjectWatcher | undefined;
   /** Resolves when the watcher's first scan is done. */
@@ -19,7 +55,7 @@ export interface WatchedProject {
 }
 
 /** Options of {@link watchProject}. */
-export interface WatchProjectOptions {
+export interface WatchProjectOptions<R = IndexReport> {
   /** Start a file watcher (else the scheduler only serves explicit syncs); default true. */
   watch?: boolean;
   /** Debounce of file events, in ms; default 100. */
@@ -30,27 +66,32 @@ export interface WatchProjectOptions {
    */
   maxWaitMs?: number;
   /** Called after every successful run. */
-  onRun?: (report: IndexReport) => void;
+  onRun?: (report: R) => void;
 }
 
 /**
- * Wires a project's indexer to a chokidar watcher and a scheduler, and schedules one full run at
- * once (it builds a missing index and catches up with changes made while nothing watched). A change
- * of an ignore-rules file triggers a full run and a fresh watcher, so newly included directories are watched.
+ * Wires a project's runner (see {@link WatchRunner}) to a chokidar watcher and a scheduler, and schedules
+ * one full run at once (in process it builds a missing index and catches up with changes made while
+ * nothing watched; in queue mode it enqueues the jobs for them). A change of an ignore-rules file
+ * triggers a full run and a fresh watcher, so newly included directories are watched.
  */
-export function watchProject(context: ProjectContext, indexer: ProjectIndexer, { watch = true, debounceMs = 100, maxWaitMs, onRun }: WatchProjectOptions = {}): WatchedProject {
+export function watchProject<R = IndexReport>(
+  context: ProjectContext,
+  runner: WatchRunner<R>,
+  { watch = true, debounceMs = 100, maxWaitMs, onRun }: WatchProjectOptions<R> = {},
+): WatchedProject<R> {
   const { logger } = context;
+  const { filter } = runner;
   let closed = false;
-  const scheduler = createIndexScheduler({
+  const scheduler = createIndexScheduler<R>({
     debounceMs,
     maxWaitMs,
     logger,
     run: async (paths, signal) => {
-      const report = await indexer.run(paths, undefined, signal);
-      logger.info({ mode: report.mode, added: report.added, changed: report.changed, deleted: report.deleted, ms: report.durationMs }, 'index updated');
+      const report = await runner.run(paths, signal);
       onRun?.(report);
       // A hook may have queued paths while this run held the lock and saw the lock held: pick them up.
-      if (pathQueueLength(context.dataDir) > 0) scheduler.enqueue([]);
+      if (runner.takesHookQueue && pathQueueLength(context.dataDir) > 0) scheduler.enqueue([]);
       return report;
     },
   });
@@ -58,11 +99,11 @@ export function watchProject(context: ProjectContext, indexer: ProjectIndexer, {
   const start = (): ProjectWatcher =>
     startProjectWatcher({
       root: context.root,
-      filter: indexer.filter,
+      filter,
       logger,
       onPaths: (paths) => scheduler.enqueue(paths),
       onRulesChanged: () => {
-        indexer.filter.reset();
+        filter.reset();
         scheduler.enqueue();
         if (closed) return;
         const old = watcher;

@@ -7,13 +7,15 @@ import { isRunInterrupted } from './run-interrupted.js';
  * One run the scheduler asks for: the paths to bring up to date, or undefined for the whole tree.
  * When the scheduler aborts `signal` (newer changes have waited `maxWaitMs`), the run should stop
  * at its next safe point and reject with `RUN_INTERRUPTED` (`indexProject` does, given the signal).
+ * `R` is what a run reports: an {@link IndexReport} for in-process runs, or another record (the CLI's
+ * queue mode plans and enqueues file jobs instead of indexing).
  */
-export type ScheduledRun = (paths: string[] | undefined, signal: AbortSignal) => Promise<IndexReport>;
+export type ScheduledRun<R = IndexReport> = (paths: string[] | undefined, signal: AbortSignal) => Promise<R>;
 
 /** Options of {@link createIndexScheduler}. */
-export interface IndexSchedulerOptions {
+export interface IndexSchedulerOptions<R = IndexReport> {
   /** Performs one index run (the caller takes the cross-process lock inside it). */
-  run: ScheduledRun;
+  run: ScheduledRun<R>;
   /** Quiet time after the last trigger before a run starts, in ms; default 100. */
   debounceMs?: number;
   /**
@@ -28,7 +30,7 @@ export interface IndexSchedulerOptions {
 }
 
 /** What the scheduler is doing. */
-export interface SchedulerStatus {
+export interface SchedulerStatus<R = IndexReport> {
   /** A run is in progress. */
   running: boolean;
   /** Distinct paths waiting for the next run. */
@@ -37,7 +39,7 @@ export interface SchedulerStatus {
   pendingFull: boolean;
   /** Runs finished (successfully or not). */
   runs: number;
-  lastReport: IndexReport | null;
+  lastReport: R | null;
   /** Message of the last failed run, cleared by a successful one. */
   lastError: string | null;
 }
@@ -52,7 +54,7 @@ export interface SchedulerStatus {
  * interrupted run still finishes the slice it was embedding, so a long run progresses however often
  * it is interrupted.
  */
-export interface IndexScheduler {
+export interface IndexScheduler<R = IndexReport> {
   /**
    * Adds paths to the next run (undefined: the whole tree) and (re)starts the debounce timer, which
    * never runs past `maxWaitMs` after the first trigger the next run covers.
@@ -64,10 +66,10 @@ export interface IndexScheduler {
    * request (the follow-up when a run is already in progress, since that run may predate the request).
    * @throws the run's error.
    */
-  sync(paths?: readonly string[]): Promise<IndexReport>;
+  sync(paths?: readonly string[]): Promise<R>;
   /** Resolves when nothing is pending or running (a failed run still waiting for its retry counts as pending). */
   idle(): Promise<void>;
-  status(): SchedulerStatus;
+  status(): SchedulerStatus<R>;
   /** Stops scheduling; waits for a run in progress. */
   close(): Promise<void>;
 }
@@ -91,19 +93,21 @@ export function defaultMaxWaitMs(debounceMs: number): number {
   return Math.max(debounceMs, Math.min(MAX_WAIT_DEBOUNCES * debounceMs, MAX_WAIT_CAP_MS));
 }
 
-interface Waiter {
-  resolve(report: IndexReport): void;
+interface Waiter<R> {
+  resolve(report: R): void;
   reject(error: unknown): void;
 }
 
-/** Creates an {@link IndexScheduler}. */
-export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaultMaxWaitMs(debounceMs), retryMs = 2000, logger }: IndexSchedulerOptions): IndexScheduler {
+/** Creates an {@link IndexScheduler}; `R` is what a run reports (see {@link ScheduledRun}). */
+export function createIndexScheduler<R = IndexReport>({
+  run, debounceMs = 100, maxWaitMs = defaultMaxWaitMs(debounceMs), retryMs = 2000, logger,
+}: IndexSchedulerOptions<R>): IndexScheduler<R> {
   let pending = new Set<string>();
   let pendingFull = false;
   let hasPending = false;
   /** When the first trigger not yet taken by a run came (Date.now() ms), for the longest wait. */
   let firstPendingAt: number | undefined;
-  let waiters: Waiter[] = [];
+  let waiters: Waiter<R>[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let current: Promise<void> | undefined;
   /** Aborts the run in progress (see {@link ScheduledRun}). */
@@ -113,7 +117,7 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
   let closed = false;
   let failures = 0;
   let idleWaiters: Array<() => void> = [];
-  const state = { runs: 0, lastReport: null as IndexReport | null, lastError: null as string | null };
+  const state = { runs: 0, lastReport: null as R | null, lastError: null as string | null };
 
   // Paths are checked before they are queued: a bad one is refused to its caller and never reaches a
   // run, where it would fail every later run that includes it.
@@ -204,7 +208,7 @@ export function createIndexScheduler({ run, debounceMs = 100, maxWaitMs = defaul
       schedule(Math.max(0, Math.min(debounceMs, firstPendingAt! + maxWaitMs - Date.now())));
     },
     sync(paths) {
-      return new Promise<IndexReport>((resolve, reject) => {
+      return new Promise<R>((resolve, reject) => {
         add(paths);
         armPreempt();
         waiters.push({ resolve, reject });

@@ -14,6 +14,18 @@ export interface IndexRunSummary {
   /** Embedding-cache entries pruned after the run. */
   cachePruned: number;
   durationMs: number;
+  /**
+   * Set when the run indexed nothing itself but put file jobs on the team stack's queue for `monorag
+   * worker`s (`queue.kind` bullmq): the counts above other than `files` and `unchanged` are then 0.
+   */
+  enqueued?: {
+    /** The BullMQ queue's name. */
+    queue: string;
+    /** File jobs the run added. */
+    jobs: number;
+    /** Workers connected to the queue after the jobs were added (0 when no job was added). */
+    workers: number;
+  };
 }
 
 /** The state of a project's index and its updater. */

@@ -19,9 +19,18 @@ const runSchema = z.object({
   moved: z.number().int(),
   cachePruned: z.number().int(),
   durationMs: z.number(),
+  enqueued: z.object({ queue: z.string(), jobs: z.number().int(), workers: z.number().int() }).optional(),
 });
 
 function describeRun(run: IndexRunSummary): string {
+  if (run.enqueued) {
+    const { queue, jobs, workers } = run.enqueued;
+    return (
+      `${run.mode} run: ${jobs} file job(s) enqueued on ${queue} for the workers (${run.unchanged} files unchanged) in ${(run.durationMs / 1000).toFixed(1)} s; ` +
+      (jobs === 0 ? '' : workers === 0 ? 'no worker is connected, so nothing is indexed until one starts (`monorag worker`); ' : `${workers} worker(s) connected; `) +
+      `${run.files} files in the index.`
+    );
+  }
   return `${run.mode} run: ${run.added} added (${run.moved} moved), ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.`;
 }
 

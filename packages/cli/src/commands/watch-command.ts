@@ -1,9 +1,10 @@
 import { defaultMaxWaitMs, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { createProjectContext } from '../project-context.js';
+import { createProjectContext, type ProjectContext } from '../project-context.js';
+import { enqueueRunLine, enqueuerRunner, openProjectEnqueuer } from '../project-enqueuer.js';
 import { openProjectIndexer } from '../project-indexer.js';
 import { skippedLines } from '../skipped-lines.js';
-import { watchProject } from '../watch-project.js';
+import { indexerRunner, watchProject, type WatchedProject } from '../watch-project.js';
 
 /** Options of `monorag watch`. */
 export interface WatchCommandOptions {
@@ -45,7 +46,12 @@ function runLine(r: IndexReport): string {
  * what it wrote stays, as with Ctrl-C in `monorag index`) and the process exits 130; when idle it closes
  * the watcher and the index and returns (exit 0). A repeat of the signal within 2 s (pnpm and tsx relay
  * a terminal's Ctrl-C) is ignored; a later one exits 130 at once.
- * @throws MonoragError `INVALID_ARGUMENT` when `maxWaitMs` is shorter than the debounce; the errors of opening the index.
+ * With `queue.kind` bullmq (the team stack) nothing is indexed in this process and the index lock is
+ * never taken: each run plans and enqueues file jobs for `monorag worker`s, as `monorag index` does there,
+ * and prints `... N file job(s) enqueued for the workers on queue Q ...`; the first run after which no
+ * worker is connected warns on stderr. A signal during such a run lets it finish (a plan is short), then returns.
+ * @throws MonoragError `INVALID_ARGUMENT` when `maxWaitMs` is shorter than the debounce; the errors of
+ *   opening the index (or, in queue mode, the queue: QUEUE_UNAVAILABLE).
  */
 export async function runWatchCommand(project: string | undefined, options: WatchCommandOptions): Promise<void> {
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
@@ -56,13 +62,50 @@ export async function runWatchCommand(project: string | undefined, options: Watc
     );
   }
   const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
+  const timing = { debounceMs, maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs(debounceMs) };
+  if (context.config.queue.kind === 'bullmq') {
+    const enqueuer = await openProjectEnqueuer(context, { warn: (message) => process.stderr.write(`monorag: warning: ${message}\n`) });
+    const watched = watchProject(context, enqueuerRunner(enqueuer), { ...timing, onRun: (r) => process.stdout.write(enqueueRunLine(r)) });
+    await untilStopped(context, watched, {
+      startLine: `; changes go to the queue ${enqueuer.queue.name} for \`monorag worker\`s`,
+      stopLine: (pending) =>
+        pending > 0
+          ? `${pending} change(s) were not enqueued yet: \`monorag index ${context.root}\` enqueues them.`
+          : `the changes seen are on the queue ${enqueuer.queue.name} for the workers.`,
+    });
+    await watched.close();
+    await enqueuer.close();
+    return;
+  }
   const indexer = await openProjectIndexer(context);
-  const watched = watchProject(context, indexer, {
-    debounceMs,
-    maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs(debounceMs),
-    onRun: (r) => process.stdout.write(runLine(r)),
+  const watched = watchProject(context, indexerRunner(indexer, context.logger), { ...timing, onRun: (r) => process.stdout.write(runLine(r)) });
+  await untilStopped(context, watched, {
+    startLine: '',
+    abandon: () => indexer.abandon(),
+    stopLine: (pending) => (pending > 0 ? `${pending} change(s) were not indexed yet: \`monorag index ${context.root}\` indexes them.` : 'the index is up to date.'),
   });
+  await watched.close();
+  await indexer.close();
+}
 
+/** How {@link untilStopped} speaks for one kind of watch. */
+interface StopOptions {
+  /** Appended to the `Watching ... Ctrl-C stops.` line, before its full stop. */
+  startLine: string;
+  /**
+   * Releases what a run in progress holds, synchronously, for a process about to exit (in process: the
+   * index lock). Given, a signal during a run exits 130 at once; without (a queue-mode plan), the run finishes first.
+   */
+  abandon?: () => void;
+  /** What the stop line says after `stopping the watch (SIGINT); `, given the changes not yet taken by a run. */
+  stopLine: (pending: number) => string;
+}
+
+/**
+ * Prints the `Watching` line once the watcher is ready, and resolves on the first SIGINT/SIGTERM (see
+ * {@link runWatchCommand}) with the scheduler closed, so no new run starts; the caller closes the rest.
+ */
+async function untilStopped<R>(context: ProjectContext, watched: WatchedProject<R>, { startLine, abandon, stopLine }: StopOptions): Promise<void> {
   let firstSignalAt: number | undefined;
   let resolveStop!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStop = resolve));
@@ -72,29 +115,25 @@ export async function runWatchCommand(project: string | undefined, options: Watc
     if (firstSignalAt !== undefined) {
       if (Date.now() - firstSignalAt < DUPLICATE_SIGNAL_MS) return;
       process.stderr.write(`monorag: ${signal} again; exiting now.\n`);
-      indexer.abandon();
+      abandon?.();
       process.exit(130);
     }
     firstSignalAt = Date.now();
-    if (watched.scheduler.status().running) {
+    if (abandon && watched.scheduler.status().running) {
       process.stderr.write(
         `\nmonorag: interrupted (${signal}); stopping the watch and the index run in progress. The files indexed so far are kept. ` +
           `Run \`monorag watch ${context.root}\` or \`monorag index ${context.root}\` again to finish (it skips what is already indexed).\n`,
       );
       // As `monorag index` on Ctrl-C: free the lock now, synchronously, and leave the run with the process.
-      indexer.abandon();
+      abandon();
       process.exit(130);
     }
-    // No new run may start while the watcher closes.
-    void watched.scheduler.close();
-    const pending = watched.pendingChanges();
-    process.stderr.write(
-      `\nmonorag: stopping the watch (${signal}); ` +
-        (pending > 0
-          ? `${pending} change(s) were not indexed yet: \`monorag index ${context.root}\` indexes them.\n`
-          : 'the index is up to date.\n'),
-    );
-    resolveStop();
+    // No new run may start while the watcher closes (a queue-mode plan in progress finishes first).
+    const closing = watched.scheduler.close();
+    void closing.then(() => {
+      process.stderr.write(`\nmonorag: stopping the watch (${signal}); ${stopLine(watched.pendingChanges())}\n`);
+      resolveStop();
+    });
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -102,9 +141,7 @@ export async function runWatchCommand(project: string | undefined, options: Watc
   void watched.ready.then(() => {
     const watcher = watched.watcher();
     if (firstSignalAt !== undefined || !watcher) return;
-    process.stdout.write(`Watching ${context.root} (${watcher.mode()}, ${watcher.watchedDirectories()} directories). Ctrl-C stops.\n`);
+    process.stdout.write(`Watching ${context.root} (${watcher.mode()}, ${watcher.watchedDirectories()} directories)${startLine}. Ctrl-C stops.\n`);
   });
   await stopped;
-  await watched.close();
-  await indexer.close();
 }

@@ -1,0 +1,77 @@
+import { currentCommit, runScope, secretScannerOf } from '@monorag/indexer';
+import { planFileJobs, type BullmqIndexQueue } from '@monorag/indexer/queue';
+import type { ChunkStore } from '@monorag/store';
+import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
+import { recordDrainedQueue, recordEnqueued, requireScanner, scannerWidensPlan } from './queue-freshness.js';
+
+/** What one plan-and-enqueue did: the part of `monorag jobs enqueue`'s report that every enqueue shares. */
+export interface FileJobsReport {
+  /** The BullMQ queue's name (`monorag-index-<project key>`). */
+  queue: string;
+  /** Files found by the walk (under the paths, when given). */
+  walked: number;
+  /** Walked files whose content is unchanged and that need no job. */
+  unchanged: number;
+  /**
+   * Unchanged files enqueued all the same, for the workers to scan for secrets again: the index was
+   * written with another secret scanner (`index.redactSecrets` changed, a new scanner, or none recorded).
+   */
+  rescan: number;
+  /** File jobs handed to the queue. */
+  enqueued: number;
+  /**
+   * Set when paths were given but the whole tree was planned: `index.redactSecrets` gives `scanner`,
+   * the index stands on `standing` (see `scannerWidensPlan`).
+   */
+  widened?: { scanner: string; standing: string };
+}
+
+/** Options of {@link enqueueFileJobs}. */
+export interface EnqueueFileJobsOptions {
+  context: ProjectContext;
+  /** The configured store, opened with the index identity (the plan diffs against its manifest). */
+  store: ChunkStore;
+  /** The project's queue (see `openQueue`). */
+  queue: BullmqIndexQueue;
+  /** Only these repo-relative paths (files or directories); default, or an ignore-rules file among them, the whole tree. */
+  paths?: readonly string[];
+}
+
+/**
+ * Plans and enqueues the file jobs that bring the store up to date with the tree (or with `paths`):
+ * one per new, changed or removed file, and per unchanged file when the index was written with another
+ * secret scanner (`planFileJobs`). A plan limited to paths covers the whole tree instead while
+ * `index.redactSecrets` differs from the scanner the index stands on (`widened`); a whole-tree plan
+ * first requires its scanner of every worker (`requireScanner`). Then it records what the jobs bring the
+ * index to (`recordEnqueued`: HEAD, and a whole-tree plan's scanner) and, when the queue is already
+ * drained (no job was needed, or the workers finished them meanwhile), records the index as up to date
+ * at that commit (`recordDrainedQueue`): no worker's job would record it otherwise, so a commit that
+ * changed nothing the index lacks left the index looking behind HEAD. Does not wait for the workers.
+ * @returns the report and the scanner the planned jobs bring the index to.
+ * @throws MonoragError QUEUE_UNAVAILABLE (Redis), `INVALID_ARGUMENT` for a path that leaves the root; the store's errors.
+ */
+export async function enqueueFileJobs({ context, store, queue, paths: given }: EnqueueFileJobsOptions): Promise<{ report: FileJobsReport; scanner: string }> {
+  const ignorePattern = dataDirIgnorePattern(context);
+  const commit = await currentCommit(context.root);
+  // A hook's paths after index.redactSecrets changed: the whole tree, as a changed ignore file does.
+  const scanner = secretScannerOf(context.config.index.redactSecrets);
+  const standing = runScope(given) === undefined ? undefined : await scannerWidensPlan(store, scanner);
+  const paths = standing === undefined ? given : undefined;
+  const plan = await planFileJobs({
+    root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths,
+    redactSecrets: context.config.index.redactSecrets,
+  });
+  // A whole-tree plan sets the scanner every worker must use before its jobs exist: a worker with
+  // another index.redactSecrets fails them instead of leaving files scanned the old way.
+  const wholeTree = runScope(paths) === undefined;
+  if (wholeTree) await requireScanner(store, plan.scanner);
+  const report: FileJobsReport = {
+    queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths),
+    ...(standing === undefined ? {} : { widened: { scanner, standing } }),
+  };
+  // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
+  // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
+  await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
+  await recordDrainedQueue(queue, store, plan.scanner);
+  return { report, scanner: plan.scanner };
+}

@@ -1,0 +1,184 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '@monorag/embedder-client';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
+import { openSqliteStore } from '@monorag/store';
+import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { git, makeGitRepo, tokenFile } from './git-repo.js';
+
+/** The embedder of the watching process: in queue mode it is asked for the model's identity only, never to embed. */
+let watcherEmbedding: FakeEmbeddingHttp;
+/** The workers' embedder (same model, so the same index identity). */
+let workerEmbedding: FakeEmbeddingHttp;
+let redis: TestRedis;
+const spawned: ChildProcess[] = [];
+const repos: string[] = [];
+const queues: BullmqIndexQueue[] = [];
+
+beforeAll(async () => {
+  watcherEmbedding = await startFakeEmbeddingHttp();
+  workerEmbedding = await startFakeEmbeddingHttp();
+  redis = await startRedisServer();
+});
+
+afterAll(async () => {
+  for (const child of spawned) killGroup(child, 'SIGKILL');
+  for (const queue of queues) await queue.close();
+  await redis?.stop();
+  await watcherEmbedding?.stop();
+  await workerEmbedding?.stop();
+  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `monorag <args>` in its own process group. */
+function start(args: string[], env: Record<string, string>): Started {
+  const { command, args: full } = cliCommand(args);
+  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  spawned.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Watches for `<dataDir>/index.lock` every 5 ms; `seen()` says whether it ever existed. */
+function lockWatch(dataDir: string): { seen(): boolean; stop(): void } {
+  let seen = false;
+  const timer = setInterval(() => {
+    if (existsSync(path.join(dataDir, 'index.lock'))) seen = true;
+  }, 5);
+  return { seen: () => seen, stop: () => clearInterval(timer) };
+}
+
+/** A git project in queue mode (env, its own project key and queue), with the queue open for inspection. */
+function queueProject(files: Record<string, string>) {
+  const repo = makeGitRepo(files);
+  repos.push(repo);
+  const key = `qw-${randomUUID().slice(0, 8)}`;
+  const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
+  queues.push(queue);
+  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: watcherEmbedding.url };
+  return { repo, dataDir: path.join(repo, '.monorag'), name: indexQueueName(key), queue, env, workerEnv: { ...env, EMBEDDING_URL: workerEmbedding.url } };
+}
+
+/** Paths of the jobs waiting in the queue, sorted. */
+async function waiting(queue: BullmqIndexQueue): Promise<string[]> {
+  return (await queue.list(['waiting'])).map((j) => j.path).sort();
+}
+
+/** The paths in the project's SQLite index (read beside the running process: WAL allows it). */
+async function indexedPaths(dataDir: string): Promise<string[]> {
+  if (!existsSync(path.join(dataDir, 'index.sqlite'))) return [];
+  const store = await openSqliteStore({ file: path.join(dataDir, 'index.sqlite') });
+  try {
+    return (await store.listFiles()).map((f) => f.path).sort();
+  } finally {
+    await store.close();
+  }
+}
+
+/** How many times `needle` occurs in `text`. */
+function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file jobs for the workers, it never indexes in process', () => {
+  it('`monorag watch` enqueues the tree at start and each edit, embeds nothing and takes no index lock; warns once that no worker is connected; a worker then indexes', async () => {
+    const { repo, dataDir, name, queue, env, workerEnv } = queueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+    const lock = lockWatch(dataDir);
+    const watch = start(['watch', repo], env);
+    try {
+      await until(() => watch.stdout().includes('full update:'), 'the start-up run line');
+      expect(watch.stdout()).toMatch(new RegExp(`(^|\\n)\\S+Z full update: 2 file job\\(s\\) enqueued for the workers on queue ${name} \\(2 walked, 0 unchanged\\), \\d+ ms\\n`));
+      await until(() => watch.stdout().includes('Watching '), 'the Watching line');
+      expect(watch.stdout()).toContain(`Watching ${repo} (native, 4 directories); changes go to the queue ${name} for \`monorag worker\`s. Ctrl-C stops.\n`);
+      const warning =
+        `monorag: warning: no worker is connected to ${name}; start one with \`monorag worker ${repo}\` (same REDIS_URL and store settings), ` +
+        'here or on another machine. The file jobs stay queued until one runs.\n';
+      expect(watch.stderr()).toBe(warning);
+      expect(await waiting(queue)).toEqual(['src/a.ts', 'src/b.ts']);
+
+      writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('gammaToken'));
+      await until(() => watch.stdout().includes('paths update:'), 'the run line of the new file');
+      expect(watch.stdout()).toMatch(new RegExp(`\\n\\S+Z paths update: 1 file job\\(s\\) enqueued for the workers on queue ${name} \\(1 walked, 0 unchanged\\), \\d+ ms\\n`));
+      expect(await waiting(queue)).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
+      // Warned once, not on every run while no worker runs; nothing indexed nor embedded in this process.
+      expect(watch.stderr()).toBe(warning);
+      expect(await indexedPaths(dataDir)).toEqual([]);
+      expect(watcherEmbedding.texts()).toBe(0);
+
+      const worker = start(['worker', repo], workerEnv);
+      expect(await queue.drained(100)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+      killGroup(worker.child, 'SIGTERM');
+      expect(await worker.exited).toBe(0);
+      expect(await indexedPaths(dataDir)).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
+      expect(workerEmbedding.texts()).toBeGreaterThan(0);
+
+      killGroup(watch.child, 'SIGINT');
+      expect(await watch.exited).toBe(0);
+      expect(watch.stderr()).toBe(`${warning}\nmonorag: stopping the watch (SIGINT); the changes seen are on the queue ${name} for the workers.\n`);
+      expect(watcherEmbedding.texts()).toBe(0);
+      expect(lock.seen()).toBe(false);
+    } finally {
+      lock.stop();
+    }
+  }, 120_000);
+
+  it("`monorag gateway` (watching) enqueues instead of indexing, holds no index lock, and leaves a commit's paths to the hook's own run", async () => {
+    const { repo, dataDir, name, queue, env } = queueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+    expect(installed.code, installed.stderr).toBe(0);
+    const lock = lockWatch(dataDir);
+    const port = await findFreePort();
+    const gateway = start(['gateway', repo, '--port', String(port)], env);
+    try {
+      await until(() => gateway.stderr().includes('monorag: gateway for '), 'the gateway to listen');
+      await until(async () => (await waiting(queue)).length === 2, 'the start-up jobs');
+      expect(await waiting(queue)).toEqual(['src/a.ts', 'src/b.ts']);
+      await until(() => gateway.stderr().includes('no worker is connected'), 'the no-worker warning');
+      expect(occurrences(gateway.stderr(), `no worker is connected to ${name}; start one with \`monorag worker ${repo}\``)).toBe(1);
+
+      // An edit, committed: the watcher enqueues the file; the post-commit hook's own run enqueues the commit's paths.
+      writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('alphaToken2'));
+      git(repo, 'add', '-A');
+      execFileSync('git', ['commit', '-q', '-m', 'edit a'], { cwd: repo, env: { ...process.env, ...env } });
+      const log = path.join(dataDir, 'hooks.log');
+      const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+      await until(() => logText().includes('for the workers'), `the hook's line (so far: ${logText()})`);
+      expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: 1 path\\(s\\) enqueued, 1 file job\\(s\\) queued on ${name} for the workers in \\d+ ms\\n$`));
+      expect(await waiting(queue)).toEqual(['src/a.ts', 'src/b.ts']);
+
+      const status = (await (await fetch(`http://127.0.0.1:${port}/v1/status`)).json()) as { files: number };
+      expect(status.files).toBe(0);
+      expect(await indexedPaths(dataDir)).toEqual([]);
+      expect(watcherEmbedding.texts()).toBe(0);
+      expect(lock.seen()).toBe(false);
+      expect(occurrences(gateway.stderr(), 'no worker is connected')).toBe(1);
+    } finally {
+      lock.stop();
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
+    }
+  }, 120_000);
+});

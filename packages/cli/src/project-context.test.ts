@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invocationDir } from '@monorag/shared';
-import { resolveProjectRoot } from './project-context.js';
+import { invocationDir, isMonoragError, type ConfigInput } from '@monorag/shared';
+import { createProjectContext, enclosingProject, ensureDataDir, refuseNestedProject, resolveProjectRoot } from './project-context.js';
 
 describe('resolveProjectRoot', () => {
   it('names the argument and asks for the project directory, for index and search alike', () => {
@@ -35,5 +35,71 @@ describe('invocationDir', () => {
     const base = invocationDir({ ...own, INIT_CWD: typedIn }, '/opt/monorag');
     expect(resolveProjectRoot(undefined, '<path>', base)).toBe(typedIn);
     expect(resolveProjectRoot('app', '<path>', base)).toBe(path.join(typedIn, 'app'));
+  });
+});
+
+describe('a directory inside another project gets no data directory of its own', () => {
+  /** A project root with `lib/` inside it; `marker` makes the root a project. */
+  function nested(marker: 'config' | 'index' | 'none'): { root: string; lib: string } {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-nested-')));
+    mkdirSync(path.join(root, 'lib', 'deep'), { recursive: true });
+    if (marker === 'config') writeFileSync(path.join(root, 'monorag.json'), '{"queue": {"kind": "bullmq"}}\n');
+    if (marker === 'index') {
+      mkdirSync(path.join(root, '.monorag'));
+      writeFileSync(path.join(root, '.monorag', 'index.sqlite'), '');
+    }
+    return { root, lib: path.join(root, 'lib') };
+  }
+  const contextOf = (dir: string, overrides: ConfigInput = {}) => createProjectContext({ project: dir, argName: '<path>', overrides });
+
+  it('a subdirectory of a project with a monorag.json: ensureDataDir refuses naming the root and what to do, and creates nothing', () => {
+    const { root, lib } = nested('config');
+    expect(() => ensureDataDir(contextOf(lib))).toThrow(
+      `<path>: ${lib} lies inside the project ${root} (its monorag.json): run the command on that root instead (<path> ${root}); ` +
+        `one index, queue and set of workers serve the whole project, and a search's --path lib keeps to this directory. Nothing was created in ${lib}. ` +
+        `To index ${lib} as a project of its own, give it a monorag.json (\`{}\` will do).`,
+    );
+    expect(existsSync(path.join(lib, '.monorag'))).toBe(false);
+    // Any depth; the nearest project counts; the command is suggested when given.
+    expect(() => refuseNestedProject(contextOf(path.join(lib, 'deep')), 'worker')).toThrow(`run \`monorag worker ${root}\` instead;`);
+    let thrown: unknown;
+    try {
+      ensureDataDir(contextOf(lib));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isMonoragError(thrown, 'INVALID_ARGUMENT')).toBe(true);
+  });
+
+  it('a subdirectory of a project known by its index only: the message names the index file', () => {
+    const { root, lib } = nested('index');
+    expect(enclosingProject(contextOf(lib))).toEqual({ root, evidence: `its index ${path.join(root, '.monorag', 'index.sqlite')}` });
+    expect(() => ensureDataDir(contextOf(lib))).toThrow(`lies inside the project ${root} (its index ${path.join(root, '.monorag', 'index.sqlite')})`);
+  });
+
+  it('a subdirectory with a monorag.json of its own, or a data directory already, is a project of its own', () => {
+    const own = nested('config');
+    writeFileSync(path.join(own.lib, 'monorag.json'), '{}\n');
+    expect(enclosingProject(contextOf(own.lib))).toBeUndefined();
+    ensureDataDir(contextOf(own.lib));
+    expect(existsSync(path.join(own.lib, '.monorag'))).toBe(true);
+
+    const built = nested('config');
+    mkdirSync(path.join(built.lib, '.monorag'));
+    expect(() => ensureDataDir(contextOf(built.lib))).not.toThrow();
+  });
+
+  it('a project with nothing above it, and a data directory shared by absolute path, are not refused', () => {
+    const { root, lib } = nested('none');
+    ensureDataDir(contextOf(root));
+    expect(existsSync(path.join(root, '.monorag'))).toBe(true);
+    // The root's data directory exists but holds no index: not a project.
+    expect(enclosingProject(contextOf(lib))).toBeUndefined();
+
+    // An absolute data directory names one file for every directory: the root's index is not the sub's parent.
+    const shared = nested('none');
+    const dataDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-nested-data-')));
+    writeFileSync(path.join(dataDir, 'index.sqlite'), '');
+    expect(enclosingProject(contextOf(shared.lib, { dataDir }))).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createLogger, ErrorCode, invocationDir, loadConfig, MonoragError, type Config, type ConfigInput, type Logger } from '@monorag/shared';
+import { createLogger, ErrorCode, errorMessage, invocationDir, loadConfig, MonoragError, type Config, type ConfigInput, type Logger } from '@monorag/shared';
 
 /** Everything a command needs to know about the project it works on. */
 export interface ProjectContext {
@@ -71,14 +71,80 @@ export function createProjectContext({ project, argName, overrides }: ProjectCon
   return { root, config, dataDir, storeFile: path.join(dataDir, STORE_FILE_NAME), logger, argName, overrides };
 }
 
+/** A directory above a project that is a monorag project itself, from {@link enclosingProject}. */
+export interface EnclosingProject {
+  /** Its absolute root. */
+  root: string;
+  /** What makes it a project, for messages: `its monorag.json`, `its index <file>`, or both. */
+  evidence: string;
+}
+
+/** Name of the project configuration file at a project's root. */
+const CONFIG_FILE_NAME = 'monorag.json';
+
+/**
+ * The nearest directory above the context's project that is a monorag project itself: one holding a
+ * `monorag.json`, or an index file in its data directory (resolved with its own configuration and the
+ * context's overrides; a data directory that is the context's own, as an absolute one is for every
+ * directory, does not count). Undefined when no directory above is one, and when the project has a
+ * `monorag.json` of its own: it is then a project of its own by choice.
+ */
+export function enclosingProject(context: ProjectContext): EnclosingProject | undefined {
+  if (existsSync(path.join(context.root, CONFIG_FILE_NAME))) return undefined;
+  for (let dir = path.dirname(context.root); ; dir = path.dirname(dir)) {
+    const configured = existsSync(path.join(dir, CONFIG_FILE_NAME));
+    let storeFile: string | undefined;
+    try {
+      const candidate = path.join(resolveDataDir(dir, loadConfig({ projectRoot: dir, overrides: context.overrides }).dataDir), STORE_FILE_NAME);
+      if (candidate !== context.storeFile && existsSync(candidate)) storeFile = candidate;
+    } catch (error) {
+      // A monorag.json that does not load still marks a project; its index cannot be located.
+      context.logger.debug({ dir, err: errorMessage(error) }, 'skipped the data directory of a parent directory whose configuration cannot be read');
+    }
+    if (configured || storeFile) {
+      const evidence = [configured ? `its ${CONFIG_FILE_NAME}` : undefined, storeFile ? `its index ${storeFile}` : undefined].filter(Boolean).join(' and ');
+      return { root: dir, evidence };
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Refuses to give the context's directory a data directory of its own when it lies inside another
+ * project ({@link enclosingProject}): a worker, an index run or a hook there would start a second index
+ * (and a second queue) of part of that project, under the subdirectory's own configuration rather than
+ * the project's `monorag.json`. Does nothing when the data directory exists already, so an index
+ * deliberately built there before keeps working.
+ * @param command the command to suggest on the enclosing root (`worker`), else the message says "the command".
+ * @throws MonoragError `INVALID_ARGUMENT` naming the argument, the enclosing project's root and why it
+ *   is one, saying to run the command on that root, and how to make the directory a project of its own.
+ */
+export function refuseNestedProject(context: ProjectContext, command?: string): void {
+  if (existsSync(context.dataDir)) return;
+  const enclosing = enclosingProject(context);
+  if (enclosing === undefined) return;
+  const sub = path.relative(enclosing.root, context.root).split(path.sep).join('/');
+  const instead = command === undefined ? `run the command on that root instead (${context.argName} ${enclosing.root})` : `run \`monorag ${command} ${enclosing.root}\` instead`;
+  throw new MonoragError(
+    ErrorCode.INVALID_ARGUMENT,
+    `${context.argName}: ${context.root} lies inside the project ${enclosing.root} (${enclosing.evidence}): ` +
+      `${instead}; one index, queue and set of workers serve the whole project, ` +
+      `and a search's --path ${sub} keeps to this directory. Nothing was created in ${context.root}. ` +
+      `To index ${context.root} as a project of its own, give it a ${CONFIG_FILE_NAME} (\`{}\` will do).`,
+  );
+}
+
 /**
  * Creates the data directory if needed, one missing component at a time (Node's recursive mkdir
- * loops forever on a parent that refuses new entries with ENOENT, as /proc does).
- * @throws MonoragError `STORE_FAILED` naming the directory and saying what to do: the project (or the
+ * loops forever on a parent that refuses new entries with ENOENT, as /proc does). A directory inside
+ * another project gets none ({@link refuseNestedProject}).
+ * @throws MonoragError `INVALID_ARGUMENT` when the data directory is missing and the project lies inside
+ *   another one; `STORE_FAILED` naming the directory and saying what to do: the project (or the
  *   `--data-dir` given) is not writable, a file stands where a directory must be, or the file system
  *   refuses new directories there.
  */
 export function ensureDataDir(context: ProjectContext): void {
+  refuseNestedProject(context);
   const { dataDir } = context;
   const chosen = context.config.dataDir !== undefined;
   const fail = (code: string, why: string, cause?: unknown): never => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,17 @@ async function refusedWorker(project: string, env: Record<string, string>): Prom
   const worker = startWorker(project, env);
   const code = await Promise.race([worker.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running after 30 s'), 30_000))]);
   return { code, stderr: worker.stderr() };
+}
+
+/**
+ * Stops a worker started by {@link startWorker} with SIGTERM once it has said it runs (its signal handlers
+ * are installed by then; BullMQ may hand it jobs a moment earlier); resolves its exit code.
+ */
+async function stopWorker(worker: ReturnType<typeof startWorker>): Promise<number | null> {
+  const deadline = Date.now() + 30_000;
+  while (!worker.stderr().includes('Ctrl-C stops after the active jobs') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  killGroup(worker.child, 'SIGTERM');
+  return worker.exited;
 }
 
 /** `monorag jobs --json`'s counts. */
@@ -107,8 +118,7 @@ describe('a worker whose index.redactSecrets differs from the index\'s (real red
     const drained = await runCli(['jobs', 'enqueue', project, '--wait', '--json'], off);
     expect(drained.code, drained.stderr).toBe(0);
     expect(JSON.parse(drained.stdout)).toMatchObject({ after: { waiting: 0, active: 0, failed: 0 }, secretScanner: 'recorded' });
-    killGroup(worker.child, 'SIGTERM');
-    expect(await worker.exited).toBe(0);
+    expect(await stopWorker(worker)).toBe(0);
     // Now a worker with the old setting is the one refused.
     const old = await refusedWorker(project, on);
     expect(old.code).toBe(2);
@@ -136,4 +146,37 @@ describe('`monorag worker` without the BullMQ queue configured', () => {
     const run = await refusedWorker(project, { MONORAG_QUEUE: 'bullmq', REDIS_URL: '', EMBEDDING_URL: embedding.url });
     expect(run).toEqual({ code: 2, stderr: 'monorag: The BullMQ queue needs Redis: set REDIS_URL (or queue.redisUrl in monorag.json).\n' });
   }, 60_000);
+});
+
+describe('a command on a subdirectory of a project (monorag.json and .monorag/ at the root)', () => {
+  it('`monorag worker <root>/lib` refuses naming the root, with or without the queue in the environment, and creates no lib/.monorag; `index` and `jobs enqueue` too; on the root it starts', async () => {
+    const root = makeGitRepo({ 'lib/a.ts': tokenFile('alphaToken'), 'README.md': '# r\n' });
+    cleanup.push(root);
+    writeFileSync(path.join(root, 'monorag.json'), `${JSON.stringify({ queue: { kind: 'bullmq', redisUrl: redis.url } })}\n`);
+    const env = { EMBEDDING_URL: embedding.url, MONORAG_QUEUE: '', REDIS_URL: '' };
+    const enqueued = await runCli(['jobs', 'enqueue', root, '--json'], env);
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    const lib = path.join(root, 'lib');
+    const expected = (instead: string) =>
+      `monorag: <path>: ${lib} lies inside the project ${root} (its monorag.json and its index ${path.join(root, '.monorag', 'index.sqlite')}): ` +
+      `${instead}; one index, queue and set of workers serve the whole project, and a search's --path lib keeps to this directory. ` +
+      `Nothing was created in ${lib}. To index ${lib} as a project of its own, give it a monorag.json (\`{}\` will do).\n`;
+    // Without the environment the subdirectory does not see the root's monorag.json; with it, it would start on a queue of its own.
+    for (const workerEnv of [env, { ...env, MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url }]) {
+      expect(await refusedWorker(lib, workerEnv)).toEqual({ code: 2, stderr: expected(`run \`monorag worker ${root}\` instead`) });
+    }
+    const generic = expected(`run the command on that root instead (<path> ${root})`);
+    const index = await runCli(['index', lib], { ...env, MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url });
+    expect({ code: index.code, stderr: index.stderr }).toEqual({ code: 2, stderr: generic });
+    const enqueue = await runCli(['jobs', 'enqueue', lib], { ...env, MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url });
+    expect({ code: enqueue.code, stderr: enqueue.stderr }).toEqual({ code: 2, stderr: generic });
+    expect(existsSync(path.join(lib, '.monorag'))).toBe(false);
+
+    // The suggestion works: on the root the worker starts and indexes the queued files.
+    const worker = startWorker(root, env);
+    const drained = await runCli(['jobs', 'enqueue', root, '--wait', '--json'], env);
+    expect(drained.code, drained.stderr).toBe(0);
+    expect(JSON.parse(drained.stdout)).toMatchObject({ after: { waiting: 0, active: 0, failed: 0 } });
+    expect(await stopWorker(worker)).toBe(0);
+  }, 120_000);
 });

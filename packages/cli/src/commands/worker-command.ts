@@ -1,6 +1,6 @@
 import { checkWorkerScanner, indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
-import { createProjectContext, ensureDataDir, type ProjectContext } from '../project-context.js';
+import { createProjectContext, ensureDataDir, refuseNestedProject, type ProjectContext } from '../project-context.js';
 import { projectKey } from '../project-key.js';
 import { openProjectStore, redisUrlOf } from '../store-factory.js';
 import { openQueue } from '../open-queue.js';
@@ -52,11 +52,13 @@ function requireQueueOfWorkers({ config, root }: ProjectContext): void {
  * secret scanner the last whole-tree enqueue planned for as the index's `secretScanner`, unless failed
  * jobs remain or this worker redacts with another (`recordDrainedQueue`; it warns why). Until then, each
  * job on an unchanged file scans it again for secrets (`indexFile`).
- * @throws MonoragError CONFIG_INVALID when neither `queue.kind` "bullmq" nor a Redis URL is configured
- *   (the default queue has no workers); QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within
- *   the 5 s connect timeout), before the data directory, the embedder or the store is touched; then the
- *   embedder's and the store's errors; CONFIG_INVALID when its `index.redactSecrets` does not fit the
- *   secret scanner the index stands on (`checkWorkerScanner`), before it takes a job.
+ * @throws MonoragError, before anything is created: INVALID_ARGUMENT when the path lies inside another
+ *   project and has no data directory yet (`refuseNestedProject`); CONFIG_INVALID when neither
+ *   `queue.kind` "bullmq" nor a Redis URL is configured (the default queue has no workers);
+ *   QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer at start-up (within the 5 s connect timeout)
+ *   or refuses the connection. Then the embedder's and the store's errors; CONFIG_INVALID when its
+ *   `index.redactSecrets` does not fit the secret scanner the index stands on (`checkWorkerScanner`),
+ *   before it takes a job.
  */
 export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
   const context = createProjectContext({
@@ -65,6 +67,8 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     overrides: { dataDir: options.dataDir, queue: { concurrency: options.concurrency } },
   });
   const { logger, config } = context;
+  // Before the queue settings: a subdirectory does not see the project's monorag.json.
+  refuseNestedProject(context, 'worker');
   requireQueueOfWorkers(context);
   const key = await projectKey(context);
   // Redis first: with Redis down the worker fails with QUEUE_UNAVAILABLE before it creates the data

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@monorag/retriever';
 import { formatResults } from './format-results.js';
 
-const index = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
+const index = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, unqueuedChanges: 0, queue: null, indexing: false, stale: false, warning: null };
 
 describe('formatResults', () => {
   it('keeps each result header on one line, even for a file name with a newline', () => {

@@ -5,6 +5,7 @@ import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
 import type { ProjectContext } from './project-context.js';
 import { countWorkTreePending } from './work-tree-pending.js';
+import type { QueueBacklogReader } from './queue-backlog.js';
 import type { WatchedProject } from './watch-project.js';
 
 /** Index state and updates for `monorag serve`, plus the freshness every tool result carries. */
@@ -17,6 +18,8 @@ export interface IndexControlOptions<R = IndexReport> {
   context: ProjectContext;
   /** The store the server reads. */
   store: ChunkStore;
+  /** The file-job queue's backlog, counted in the freshness in queue mode (see `OpenIndex.backlog`). */
+  backlog: QueueBacklogReader;
   /** The watched project; with --no-watch it is created on the first sync_index (no file watcher then). */
   watched: () => Promise<WatchedProject<R>>;
   /** The watched project if it exists yet (never creates one). */
@@ -55,15 +58,20 @@ export function indexRunSummary(report: IndexReport): IndexRunSummary {
 }
 
 /** Creates the {@link ServeIndexControl} of a served project. */
-export function createIndexControl<R = IndexReport>({ context, store, watched, current, summarise, stopping }: IndexControlOptions<R>): ServeIndexControl {
+export function createIndexControl<R = IndexReport>({ context, store, backlog, watched, current, summarise, stopping }: IndexControlOptions<R>): ServeIndexControl {
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
-    // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked and edited files.
-    const untracked = w?.watcher() ? 0 : await countWorkTreePending(context, store);
+    const watching = w?.watcher() !== undefined;
+    const queued = await backlog.read(!watching);
+    // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked
+    // and edited files that nothing queued (a queued file job is counted by the queue).
+    const unqueued = watching ? 0 : await countWorkTreePending(context, store, queued?.queuedPaths);
     return readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
-      pendingChanges: (w ? w.pendingChanges() : pathQueueLength(context.dataDir)) + untracked,
+      pendingChanges: w ? w.pendingChanges() : pathQueueLength(context.dataDir),
+      unqueuedChanges: unqueued,
       indexing: w ? w.indexing() : indexLockHolder(context.dataDir) !== null,
+      queue: queued?.backlog,
     });
   };
   return {

@@ -11,12 +11,15 @@ import { openProjectStore } from './store-factory.js';
 import { createSwitchableStore } from './switchable-store.js';
 import { inodeOf } from './inode-of.js';
 import { countWorkTreePending } from './work-tree-pending.js';
+import { createQueueBacklogReader, type QueueBacklogReader } from './queue-backlog.js';
 
 /** A project's index opened for queries. */
 export interface OpenIndex {
   store: ChunkStore;
   retriever: Retriever;
   readFreshness: () => Promise<IndexFreshness>;
+  /** The file-job queue's backlog for freshness (reads null with the in-process queue); closed by `close`. */
+  backlog: QueueBacklogReader;
   close(): Promise<void>;
 }
 
@@ -61,14 +64,27 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
       return inner.search(request, trace);
     },
   };
-  // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked or edited files changed since the last run, a run in another process.
-  const readFreshness = async (): Promise<IndexFreshness> =>
-    (await follow(), readIndexFreshness(store, {
+  const backlog = createQueueBacklogReader(context);
+  // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked or edited files changed since the
+  // last run that nothing queued, a run in another process, and in queue mode the file jobs and the workers to run them.
+  const readFreshness = async (): Promise<IndexFreshness> => {
+    await follow();
+    const queued = await backlog.read(true);
+    return readIndexFreshness(store, {
       headCommit: await currentCommit(context.root),
-      pendingChanges: pathQueueLength(context.dataDir) + (await countWorkTreePending(context, store)),
+      pendingChanges: pathQueueLength(context.dataDir),
+      unqueuedChanges: await countWorkTreePending(context, store, queued?.queuedPaths),
       indexing: indexLockHolder(context.dataDir) !== null,
-    }));
-  return { store, retriever, readFreshness, close: () => store.close() };
+      queue: queued?.backlog,
+    });
+  };
+  return {
+    store, retriever, readFreshness, backlog,
+    close: async () => {
+      await backlog.close();
+      await store.close();
+    },
+  };
 }
 
 /**

@@ -78,7 +78,7 @@ export async function openServedProject(context: ProjectContext, { watch }: Serv
   const index = await openRetriever(context, opened ? { store: opened.store, follow: () => opened.follow() } : undefined);
   const stopping = new AbortController();
   const control = createIndexControl({
-    context, store: index.store, watched: () => startWatched(false), current: () => watched, summarise: indexRunSummary, stopping: stopping.signal,
+    context, store: index.store, backlog: index.backlog, watched: () => startWatched(false), current: () => watched, summarise: indexRunSummary, stopping: stopping.signal,
   });
   const mcp = { ...projectMcpOptions(context, index, control), readFreshness: control.readFreshness };
   return {
@@ -137,7 +137,7 @@ async function openQueueServedProject(context: ProjectContext, { watch }: Served
   }
   const stopping = new AbortController();
   const control = createIndexControl({
-    context, store: index.store, watched: () => startWatched(false), current: () => watched, stopping: stopping.signal,
+    context, store: index.store, backlog: index.backlog, watched: () => startWatched(false), current: () => watched, stopping: stopping.signal,
     summarise: async (run) => enqueueRunSummary(run, (await index.store.stats()).files),
   });
   return {

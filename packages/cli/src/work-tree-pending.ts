@@ -5,9 +5,10 @@ import { dataDirIgnorePattern, type ProjectContext } from './project-context.js'
 /**
  * Untracked, uncommitted-edited or uncommitted-deleted, non-ignored files of the project changed since the store's last index run
  * (`countWorkTreeChanges` with the project's ignore rules, the data directory included), for the
- * freshness of commands that have no file watcher.
+ * freshness of commands that have no file watcher. Paths in `queued` (file jobs waiting in the team
+ * stack's queue) are left out: they are queued, not pending unnoticed.
  */
-export async function countWorkTreePending(context: ProjectContext, store: ChunkStore): Promise<number> {
+export async function countWorkTreePending(context: ProjectContext, store: ChunkStore, queued?: ReadonlySet<string>): Promise<number> {
   const at = Number((await store.getMeta('indexedAt')) ?? NaN);
   const pattern = dataDirIgnorePattern(context);
   const filter = createIgnoreFilter({ root: context.root, extraIgnores: pattern ? [pattern] : [] });
@@ -17,5 +18,6 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
     filter,
     isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
     indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
+    exclude: queued,
   });
 }

@@ -41,7 +41,9 @@ describe('the CLI freshness flag', () => {
     expect(await status(repo)).toMatchObject({
       stale: true,
       pendingChanges: 1,
-      warning: 'Results may be out of date: 1 changed path(s) are waiting to be indexed.',
+      unqueuedChanges: 1,
+      warning:
+        'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once).',
     });
     const search = await runCli(['search', 'tokA', '--lexical', '--json', '--project', repo], env);
     expect((JSON.parse(search.stdout) as { index: Freshness }).index).toMatchObject({ stale: true, pendingChanges: 1 });
@@ -61,7 +63,9 @@ describe('the CLI freshness flag', () => {
     writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('tokEdited'));
     expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
     const plain = await runCli(['status', '--project', repo], env);
-    expect(plain.stdout).toContain('Fresh: no. Results may be out of date: 1 changed path(s) are waiting to be indexed.\n');
+    expect(plain.stdout).toContain(
+      'Fresh: no. Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once).\n',
+    );
     const again = await runCli(['index', repo, '--quiet'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });

@@ -130,7 +130,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
 
       const worker = start(['worker', repo], workerEnv);
       expect(await queue.drained(100)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
-      killGroup(worker.child, 'SIGTERM');
+      worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
       expect(await indexedPaths(dataDir)).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
       expect(workerEmbedding.texts()).toBeGreaterThan(0);

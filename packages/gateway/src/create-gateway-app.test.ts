@@ -10,7 +10,7 @@ import { createLogger } from '@monorag/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGatewayApp, type GatewayOptions } from './create-gateway-app.js';
 
-const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
+const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, unqueuedChanges: 0, queue: null, indexing: false, stale: false, warning: null };
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-gateway-')));
 writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;\n');
 

@@ -24,7 +24,7 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
+const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, unqueuedChanges: 0, queue: null, indexing: false, stale: false, warning: null };
 
 /** A logger that records every call (`logger.warn(fields, msg)` and the like) in `logs`. */
 function recordingLogger(logs: LogRecord[]): Logger {

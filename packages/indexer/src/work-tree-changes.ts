@@ -24,6 +24,8 @@ export interface WorkTreeChangesOptions {
    * completes) has already written the files saved while it ran, and they are not pending.
    */
   indexedAtOf?: (relPath: string) => Promise<number | undefined>;
+  /** Repo-relative paths already queued for indexing (the file jobs of the team stack's queue): never counted. */
+  exclude?: ReadonlySet<string>;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface WorkTreeChangesOptions {
  * leave the index looking fresh.
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
-export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, indexedAtOf }: WorkTreeChangesOptions): Promise<number> {
+export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, indexedAtOf, exclude }: WorkTreeChangesOptions): Promise<number> {
   if (!existsSync(path.join(root, '.git'))) return 0;
   let listed: string;
   try {
@@ -51,7 +53,7 @@ export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, i
   let count = 0;
   // A path can be listed twice (modified and unmerged); each counts once.
   for (const rel of new Set(listed.split('\0'))) {
-    if (rel === '' || filter.isPathIgnored(rel, false)) continue;
+    if (rel === '' || exclude?.has(rel) || filter.isPathIgnored(rel, false)) continue;
     // lstat, not stat: a link is judged as the walk judges it, never followed (a loop would throw ELOOP).
     const info = await lstat(path.join(root, rel)).catch(() => undefined);
     if (info === undefined || info.isSymbolicLink()) {

@@ -10,7 +10,7 @@ import type { IndexFreshness, SearchResponse } from '@monorag/retriever';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from './mcp-server.js';
 
-const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, indexing: false, stale: false, warning: null };
+const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, unqueuedChanges: 0, queue: null, indexing: false, stale: false, warning: null };
 const hit = { path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', kind: 'function' as const, language: 'typescript', score: 0.5, snippet: 'function f() {}' };
 
 let root: string;

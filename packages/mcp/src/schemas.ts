@@ -20,6 +20,10 @@ export const freshnessSchema = z.object({
   chunks: z.number().int(),
   headCommit: z.string().nullable(),
   pendingChanges: z.number().int(),
+  unqueuedChanges: z.number().int(),
+  queue: z
+    .object({ name: z.string(), jobs: z.number().int(), active: z.number().int(), failed: z.number().int(), workers: z.number().int(), error: z.string().nullable() })
+    .nullable(),
   indexing: z.boolean(),
   stale: z.boolean(),
   warning: z.string().nullable(),

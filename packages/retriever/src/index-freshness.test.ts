@@ -28,6 +28,48 @@ describe('readIndexFreshness', () => {
     expect(building.warning).toBe('Results may be out of date: the index has not been built yet; an index update is in progress.');
   });
 
+  it('tells queued changes from work-tree changes nothing has queued; both count as pending', async () => {
+    const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' }), {
+      headCommit: 'aaaa', pendingChanges: 1, unqueuedChanges: 2,
+    });
+    expect(freshness).toMatchObject({ stale: true, pendingChanges: 3, unqueuedChanges: 2, queue: null, indexing: false });
+    expect(freshness.warning).toBe(
+      'Results may be out of date: 1 changed path(s) are waiting to be indexed; 2 changed file(s) in the work tree are not queued for indexing ' +
+        '(a git hook queues them once committed, `monorag index` at once).',
+    );
+  });
+
+  it("counts the queue's file jobs as pending and says when no worker is connected to run them", async () => {
+    const queue = { name: 'monorag-index-p-1234abcd', jobs: 12, active: 0, failed: 0, workers: 0, error: null };
+    const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000', indexedCommit: 'b667aaaaaaaaaaaa' }), {
+      headCommit: 'f04aaaaaaaaaaaaa', pendingChanges: 0, queue,
+    });
+    expect(freshness).toMatchObject({ stale: true, pendingChanges: 12, unqueuedChanges: 0, queue, indexing: false });
+    expect(freshness.warning).toBe(
+      'Results may be out of date: HEAD is f04aaaaaaaaa but the index reflects b667aaaaaaaa; ' +
+        '12 file job(s) queued; no worker is connected to monorag-index-p-1234abcd: start one with `monorag worker`.',
+    );
+  });
+
+  it('with workers: the jobs being indexed make it an update in progress; failed jobs are named; an unreadable queue is said to be', async () => {
+    const store = storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' });
+    const running = await readIndexFreshness(store, { headCommit: 'aaaa', queue: { name: 'q', jobs: 5, active: 2, failed: 1, workers: 2, error: null } });
+    expect(running).toMatchObject({ stale: true, pendingChanges: 5, indexing: true });
+    expect(running.warning).toBe(
+      'Results may be out of date: 5 file job(s) queued for 2 worker(s) on q (2 being indexed); ' +
+        '1 file job(s) failed on q: `monorag jobs` lists them, `monorag jobs --retry` runs them again.',
+    );
+    const drained = await readIndexFreshness(store, { headCommit: 'aaaa', queue: { name: 'q', jobs: 0, active: 0, failed: 0, workers: 1, error: null } });
+    expect(drained).toMatchObject({ stale: false, pendingChanges: 0, warning: null });
+    const unreadable = await readIndexFreshness(store, {
+      headCommit: 'aaaa', queue: { name: 'q', jobs: 0, active: 0, failed: 0, workers: 0, error: 'Redis did not answer within 2 s' },
+    });
+    expect(unreadable.warning).toBe('Results may be out of date: the file-job queue q could not be read (Redis did not answer within 2 s), so queued jobs are not counted.');
+    // The jobs that build a missing index are named beside that reason.
+    const building = await readIndexFreshness(storeWith({}), { queue: { name: 'q', jobs: 2, active: 0, failed: 0, workers: 0, error: null } });
+    expect(building.warning).toBe('Results may be out of date: the index has not been built yet; 2 file job(s) queued; no worker is connected to q: start one with `monorag worker`.');
+  });
+
   it('without a probe nothing is known about the tree, and a built index is not called stale', async () => {
     const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' }));
     expect(freshness).toMatchObject({ stale: false, warning: null, indexedAt: new Date(1796000000000).toISOString() });

@@ -12,8 +12,19 @@ export interface IndexFreshness {
   chunks: number;
   /** HEAD of the work tree now, when the caller checked it; null when unknown or outside git. */
   headCommit: string | null;
-  /** Changed paths (and queued git operations) waiting to be indexed, as far as this process knows. */
+  /**
+   * Changes waiting to be indexed, as far as this process knows: changed paths queued (by a file watcher,
+   * a git hook), plus {@link unqueuedChanges}, plus the file jobs of {@link queue}.
+   */
   pendingChanges: number;
+  /**
+   * Of {@link pendingChanges}, files changed in the work tree (new, edited, deleted since the index saw
+   * them) that nothing has queued for indexing: counted when no file watcher runs; a git hook queues them
+   * once committed, `monorag index` at once.
+   */
+  unqueuedChanges: number;
+  /** The team stack's file-job queue (`queue.kind` bullmq): its backlog and workers; null with the in-process queue. */
+  queue: QueueBacklog | null;
   /** An index run is in progress (in this or another process). */
   indexing: boolean;
   /** True when the tree has moved on from the index: pending changes, a run in progress, or HEAD != indexedCommit. */
@@ -22,17 +33,42 @@ export interface IndexFreshness {
   warning: string | null;
 }
 
+/** The file-job queue of the team stack, as freshness reports it. */
+export interface QueueBacklog {
+  /** The BullMQ queue's name (`monorag-index-<project key>`). */
+  name: string;
+  /** File jobs not done yet: waiting, delayed for a retry, or being indexed. */
+  jobs: number;
+  /** Of {@link jobs}, those a worker is indexing now. */
+  active: number;
+  /** Jobs that failed every attempt (`monorag jobs` lists them, `monorag jobs --retry` runs them again). */
+  failed: number;
+  /** Workers connected to the queue. */
+  workers: number;
+  /** Why the queue could not be read (Redis did not answer in time, no Redis URL), else null; the counts are 0 then. */
+  error: string | null;
+}
+
 /** What the caller knows beyond the store: the work tree's HEAD and work waiting to be indexed. */
 export interface FreshnessProbe {
   headCommit?: string | null;
+  /** Changed paths queued for indexing (a watcher's pending paths, the git hooks' queue files); default 0. */
   pendingChanges?: number;
+  /** Work-tree changes nothing has queued (see {@link IndexFreshness.unqueuedChanges}); default 0. */
+  unqueuedChanges?: number;
+  /** A run in progress in this or another process (a worker indexing a job counts through `queue.active`). */
   indexing?: boolean;
+  /** The file-job queue, in queue mode. */
+  queue?: QueueBacklog | null;
 }
 
 /**
  * Reads the freshness metadata the indexer writes after each run, and judges staleness from `probe`
  * (without a probe nothing is known about the tree, and the index is not called stale). The warning
- * names each reason once; an index never built gives that reason alone (plus a run in progress).
+ * names each reason once; an index never built gives that reason alone (plus the queue's and a run in
+ * progress). Changes are told apart by where they stand: queued paths are `waiting to be indexed`,
+ * unqueued work-tree changes are `not queued for indexing`, and in queue mode the file jobs are counted
+ * with what runs them (`N file job(s) queued; no worker is connected to Q: ...` when no worker is).
  */
 export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProbe = {}): Promise<IndexFreshness> {
   const [at, commit, stats] = await Promise.all([store.getMeta('indexedAt'), store.getMeta('indexedCommit'), store.stats()]);
@@ -40,8 +76,11 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
   const indexedAt = Number.isFinite(ms) ? new Date(ms).toISOString() : null;
   const indexedCommit = commit ? commit : null;
   const headCommit = probe.headCommit ?? null;
-  const pendingChanges = probe.pendingChanges ?? 0;
-  const indexing = probe.indexing ?? false;
+  const queuedPaths = probe.pendingChanges ?? 0;
+  const unqueuedChanges = probe.unqueuedChanges ?? 0;
+  const queue = probe.queue ?? null;
+  const pendingChanges = queuedPaths + unqueuedChanges + (queue?.jobs ?? 0);
+  const indexing = (probe.indexing ?? false) || (queue?.active ?? 0) > 0;
   const reasons: string[] = [];
   // An index never built is behind on everything: HEAD and changed paths would only restate that.
   if (indexedAt === null) reasons.push('the index has not been built yet');
@@ -49,12 +88,32 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
     if (headCommit !== null && headCommit !== indexedCommit) {
       reasons.push(`HEAD is ${headCommit.slice(0, 12)} but the index reflects ${indexedCommit ? indexedCommit.slice(0, 12) : 'no commit'}`);
     }
-    if (pendingChanges > 0) reasons.push(`${pendingChanges} changed path(s) are waiting to be indexed`);
+    if (queuedPaths > 0) reasons.push(`${queuedPaths} changed path(s) are waiting to be indexed`);
+    if (unqueuedChanges > 0) {
+      reasons.push(`${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, \`monorag index\` at once)`);
+    }
   }
-  if (indexing) reasons.push('an index update is in progress');
+  // The queue's reasons also while the index was never built: they say who will build it.
+  if (queue) reasons.push(...queueReasons(queue));
+  if (probe.indexing) reasons.push('an index update is in progress');
   const stale = reasons.length > 0;
   return {
-    indexedAt, indexedCommit, files: stats.files, chunks: stats.chunks, headCommit, pendingChanges, indexing, stale,
+    indexedAt, indexedCommit, files: stats.files, chunks: stats.chunks, headCommit, pendingChanges, unqueuedChanges, queue, indexing, stale,
     warning: stale ? `Results may be out of date: ${reasons.join('; ')}.` : null,
   };
+}
+
+/** What the file-job queue adds to the warning: its backlog and who runs it, failed jobs, or that it could not be read. */
+function queueReasons({ name, jobs, active, failed, workers, error }: QueueBacklog): string[] {
+  if (error !== null) return [`the file-job queue ${name} could not be read (${error}), so queued jobs are not counted`];
+  const reasons: string[] = [];
+  if (jobs > 0) {
+    reasons.push(
+      workers === 0
+        ? `${jobs} file job(s) queued; no worker is connected to ${name}: start one with \`monorag worker\``
+        : `${jobs} file job(s) queued for ${workers} worker(s) on ${name}${active > 0 ? ` (${active} being indexed)` : ''}`,
+    );
+  }
+  if (failed > 0) reasons.push(`${failed} file job(s) failed on ${name}: \`monorag jobs\` lists them, \`monorag jobs --retry\` runs them again`);
+  return reasons;
 }

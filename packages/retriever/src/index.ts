@@ -21,7 +21,7 @@ export { applyTestPrior } from './apply-test-prior.js';
 export { isTestPath } from './test-paths.js';
 export { applyFileEvidence, FILE_EVIDENCE_WEIGHT } from './apply-file-evidence.js';
 export { resolveFileScope } from './resolve-file-scope.js';
-export { readIndexFreshness, type FreshnessProbe, type IndexFreshness } from './index-freshness.js';
+export { readIndexFreshness, type FreshnessProbe, type IndexFreshness, type QueueBacklog } from './index-freshness.js';
 export { makeSnippet } from './snippet.js';
 export { stageRanks, type StageRanks } from './stage-ranks.js';
 export { resolveProjectPath, type ProjectPath } from './project-path.js';

@@ -1,5 +1,5 @@
 import { SECRET_SCANNER_META } from '@monorag/indexer';
-import type { IndexFreshness } from '@monorag/retriever';
+import type { IndexFreshness, QueueBacklog } from '@monorag/retriever';
 import type { FileRecord, IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
@@ -64,7 +64,13 @@ function scannerLine(scanner: string | null): string {
   return `scanner ${scanner}`;
 }
 
-/** `monorag status`: what the index holds and how fresh it is. */
+/** How `status` shows the team stack's file-job queue: its backlog and workers, or why it could not be read. */
+function queueLine({ name, jobs, active, failed, workers, error }: QueueBacklog): string {
+  if (error !== null) return `${name} could not be read: ${error}`;
+  return `${name}: ${jobs} file job(s) queued (${active} being indexed), ${failed} failed, ${workers} worker(s) connected`;
+}
+
+/** `monorag status`: what the index holds and how fresh it is (in queue mode also the file-job queue's backlog and workers). */
 export async function runStatusCommand(options: { project?: string; dataDir?: string; json?: boolean }): Promise<void> {
   const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
   const index = await openRetriever(context);
@@ -80,6 +86,7 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
         `Files: ${status.files}, chunks: ${status.chunks}\n` +
         `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
         `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}\n` +
+        (status.queue ? `Queue: ${queueLine(status.queue)}\n` : '') +
         `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n` +
         `Secrets redacted: ${formatSecrets(status.secrets)}${status.secrets.examples.length > 0 ? `: ${status.secrets.examples.join(', ')}${status.secrets.files > status.secrets.examples.length ? ', ...' : ''}` : ''}` +
         ` (${scannerLine(status.secrets.scanner)})\n`,

@@ -1,0 +1,189 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
+import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { startGatewayProcess } from './gateway-process.js';
+import { git, makeGitRepo, tokenFile } from './git-repo.js';
+
+let embedding: FakeEmbeddingHttp;
+let redis: TestRedis;
+const spawned: ChildProcess[] = [];
+const repos: string[] = [];
+const queues: BullmqIndexQueue[] = [];
+
+beforeAll(async () => {
+  embedding = await startFakeEmbeddingHttp();
+  redis = await startRedisServer();
+});
+
+afterAll(async () => {
+  for (const child of spawned) killGroup(child, 'SIGKILL');
+  for (const queue of queues) await queue.close();
+  await redis?.stop();
+  await embedding?.stop();
+  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
+});
+
+interface Freshness {
+  indexedCommit: string | null;
+  headCommit: string | null;
+  pendingChanges: number;
+  unqueuedChanges: number;
+  queue: { name: string; jobs: number; active: number; failed: number; workers: number; error: string | null } | null;
+  indexing: boolean;
+  stale: boolean;
+  warning: string | null;
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Starts `monorag worker <repo>` in its own process group. */
+function startWorker(repo: string, env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null> } {
+  const { command, args } = cliCommand(['worker', repo]);
+  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: 'ignore', detached: true });
+  spawned.push(child);
+  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+}
+
+async function status(repo: string, env: Record<string, string>): Promise<Freshness> {
+  const run = await runCli(['status', '--project', repo, '--json'], env);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Freshness;
+}
+
+async function gatewaySearch(url: string): Promise<Freshness> {
+  const response = await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'alphaToken', mode: 'lexical' }) });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { index: Freshness }).index;
+}
+
+describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in the queue and who runs them', () => {
+  it('committed edits queued by the hooks with no worker running: status, search and the gateway count the jobs and say no worker is connected; an uncommitted edit is said not to be queued', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken'), 'src/c.ts': tokenFile('gammaToken') });
+    repos.push(repo);
+    const key = `qf-${randomUUID().slice(0, 8)}`;
+    const name = indexQueueName(key);
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
+    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
+    queues.push(queue);
+
+    // Built by a worker, then the worker stops.
+    const worker = startWorker(repo, env);
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    const built = git(repo, 'rev-parse', 'HEAD').trim();
+    expect(await status(repo, env)).toMatchObject({
+      stale: false, pendingChanges: 0, unqueuedChanges: 0, indexedCommit: built, queue: { name, jobs: 0, active: 0, failed: 0, workers: 0, error: null }, warning: null,
+    });
+
+    // Two committed edits: the post-commit hook's run puts their jobs on the queue; no worker takes them.
+    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+    expect(installed.code, installed.stderr).toBe(0);
+    writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('alphaToken2'));
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('betaToken2'));
+    git(repo, 'add', '-A');
+    execFileSync('git', ['commit', '-q', '-m', 'edit a and b'], { cwd: repo, env: { ...process.env, ...env } });
+    const log = path.join(repo, '.monorag', 'hooks.log');
+    await until(() => existsSync(log) && readFileSync(log, 'utf8').includes('for the workers'), "the hook's run");
+    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    const queued = {
+      stale: true, pendingChanges: 2, unqueuedChanges: 0, indexing: false, headCommit: head, indexedCommit: built,
+      queue: { name, jobs: 2, active: 0, failed: 0, workers: 0, error: null },
+      warning:
+        `Results may be out of date: HEAD is ${head.slice(0, 12)} but the index reflects ${built.slice(0, 12)}; ` +
+        `2 file job(s) queued; no worker is connected to ${name}: start one with \`monorag worker\`.`,
+    };
+    expect(await status(repo, env)).toEqual(expect.objectContaining(queued));
+    const search = await runCli(['search', 'alphaToken', '--lexical', '--json', '--project', repo], env);
+    expect(search.code, search.stderr).toBe(0);
+    expect((JSON.parse(search.stdout) as { index: Freshness }).index).toEqual(expect.objectContaining(queued));
+    const plain = await runCli(['status', '--project', repo], env);
+    expect(plain.stdout).toContain(`\nFresh: no. ${queued.warning}\nQueue: ${name}: 2 file job(s) queued (0 being indexed), 0 failed, 0 worker(s) connected\n`);
+
+    // An uncommitted edit nothing queued (no watcher: the gateway runs with --no-watch) is said to be so, apart from the jobs.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('gammaToken2'));
+    const gateway = await startGatewayProcess(repo, env);
+    try {
+      const unqueued =
+        '1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once)';
+      expect(await gatewaySearch(gateway.url)).toEqual(
+        expect.objectContaining({
+          ...queued,
+          pendingChanges: 3,
+          unqueuedChanges: 1,
+          warning:
+            `Results may be out of date: HEAD is ${head.slice(0, 12)} but the index reflects ${built.slice(0, 12)}; ${unqueued}; ` +
+            `2 file job(s) queued; no worker is connected to ${name}: start one with \`monorag worker\`.`,
+        }),
+      );
+      // A worker drains the queue and records the commit: only the unqueued edit is left.
+      const again = startWorker(repo, env);
+      expect(await queue.drained(100)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+      expect(await gatewaySearch(gateway.url)).toEqual(
+        expect.objectContaining({
+          stale: true, pendingChanges: 1, unqueuedChanges: 1, indexedCommit: head, queue: { name, jobs: 0, active: 0, failed: 0, workers: 0, error: null },
+          warning: `Results may be out of date: ${unqueued}.`,
+        }),
+      );
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+    }
+  }, 150_000);
+
+  it('a file queued by `monorag index` but not yet indexed counts as a queued job, not as an unqueued change', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
+    repos.push(repo);
+    const key = `qf-${randomUUID().slice(0, 8)}`;
+    const name = indexQueueName(key);
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
+    const worker = startWorker(repo, env);
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeFileSync(path.join(repo, 'src/new.ts'), tokenFile('newToken'));
+    expect(await status(repo, env)).toMatchObject({ pendingChanges: 1, unqueuedChanges: 1, queue: { jobs: 0 } });
+    const enqueued = await runCli(['jobs', 'enqueue', repo], env);
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    expect(await status(repo, env)).toMatchObject({
+      pendingChanges: 1, unqueuedChanges: 0, queue: { name, jobs: 1, workers: 0 },
+      warning: `Results may be out of date: 1 file job(s) queued; no worker is connected to ${name}: start one with \`monorag worker\`.`,
+    });
+  }, 90_000);
+
+  it('a Redis that does not answer costs a freshness read a bounded wait and a line, not the answer', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
+    repos.push(repo);
+    const key = `qf-${randomUUID().slice(0, 8)}`;
+    const own = await startRedisServer();
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: own.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
+    const worker = startWorker(repo, env);
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    await own.stop();
+    const search = await runCli(['search', 'alphaToken', '--lexical', '--json', '--project', repo], env);
+    expect(search.code, search.stderr).toBe(0);
+    const { results, index } = JSON.parse(search.stdout) as { results: { path: string }[]; index: Freshness };
+    expect(results.map((r) => r.path)).toEqual(['src/a.ts']);
+    expect(index.queue).toEqual({ name: indexQueueName(key), jobs: 0, active: 0, failed: 0, workers: 0, error: expect.stringMatching(/Redis/) });
+    expect(index.warning).toBe(`Results may be out of date: the file-job queue ${indexQueueName(key)} could not be read (${index.queue!.error}), so queued jobs are not counted.`);
+  }, 90_000);
+});

@@ -12,6 +12,9 @@ describe('eval metrics', () => {
   it('a hit is the same path with overlapping lines (inclusive)', () => {
     expect(isHit(r('a.js', 20, 30), q.accepted[0]!)).toBe(true);
     expect(isHit(r('a.js', 21, 30), q.accepted[0]!)).toBe(false);
+    // The same text at another place, returned with the result, counts as that result.
+    expect(isHit({ ...r('README.md', 1, 5), alsoAt: [{ path: 'a.js', startLine: 18, endLine: 20 }] }, q.accepted[0]!)).toBe(true);
+    expect(isHit({ ...r('README.md', 1, 5), alsoAt: [{ path: 'a.js', startLine: 21, endLine: 25 }] }, q.accepted[0]!)).toBe(false);
     expect(isHit(r('b.js', 10, 20), q.accepted[0]!)).toBe(false);
   });
 

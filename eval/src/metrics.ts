@@ -7,6 +7,8 @@ export interface RankedResult {
   startLine: number;
   endLine: number;
   language: string;
+  /** The same text at other places, returned with this result at its rank (the retriever's `alsoAt`). */
+  alsoAt?: ReadonlyArray<{ path: string; startLine: number; endLine: number }>;
 }
 
 /** Scores of one question. */
@@ -21,9 +23,10 @@ export interface QuestionScore {
   latencyMs: number;
 }
 
-/** True when `r` has the same path as `a` and their line ranges overlap. */
+/** True when `r`, or one of the places holding the same text (`alsoAt`), has the same path as `a` and their line ranges overlap. */
 export function isHit(r: RankedResult, a: AcceptedRange): boolean {
-  return r.path === a.path && r.startLine <= a.endLine && a.startLine <= r.endLine;
+  const overlaps = (p: { path: string; startLine: number; endLine: number }): boolean => p.path === a.path && p.startLine <= a.endLine && a.startLine <= p.endLine;
+  return overlaps(r) || (r.alsoAt?.some(overlaps) ?? false);
 }
 
 /**

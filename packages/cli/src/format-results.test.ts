@@ -17,6 +17,13 @@ describe('formatResults', () => {
     expect(lines[1]).toBe('    function f() {}');
   });
 
+  it('says where else the same text is, after the snippet', () => {
+    const hit = { path: 'README.md', startLine: 1, endLine: 4, symbol: null, kind: 'section' as const, language: 'markdown', score: 0.5, snippet: '# Retry' };
+    const alsoAt = [{ path: 'docs/index.md', startLine: 3, endLine: 6 }, { path: 'odd\nname.md', startLine: 1, endLine: 4 }];
+    const response: SearchResponse = { results: [{ ...hit, alsoAt }], mode: 'hybrid', index, warnings: [] };
+    expect(formatResults(response).split('\n').slice(0, 3)).toEqual(['README.md:1-4  -  0.5000', '    # Retry', '  (same text also at docs/index.md:3-6, "odd\\nname.md":1-4)']);
+  });
+
   it('adds a ranks line per result with --explain, "-" where a stage lacks the result', () => {
     const hit = { path: 'src/a.ts', startLine: 3, endLine: 9, symbol: 'f', kind: 'function' as const, language: 'typescript', score: 0.03, snippet: 'function f() {}' };
     const response: SearchResponse = { results: [hit], mode: 'hybrid', index, warnings: [] };

@@ -1,5 +1,5 @@
 import type { SearchResponse, StageRanks } from '@monorag/retriever';
-import { printablePath } from '@monorag/shared';
+import { formatPlaces, printablePath } from '@monorag/shared';
 
 /**
  * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented
@@ -8,7 +8,8 @@ import { printablePath } from '@monorag/shared';
  * own warnings (`response.warnings`) are not part of it: the command writes them to stderr. A path with control
  * characters is printed quoted with escapes, so every result header stays one line. With `ranks`
  * (`search --explain`, one entry per result), a `ranks:` line follows each header: the result's rank
- * in each stage, `-` where the stage's list lacks it.
+ * in each stage, `-` where the stage's list lacks it. A hit whose text is also elsewhere (`alsoAt`) says
+ * where, after its snippet.
  */
 export function formatResults(response: SearchResponse, snippetLines = 6, ranks?: readonly StageRanks[]): string {
   const out: string[] = [];
@@ -20,6 +21,7 @@ export function formatResults(response: SearchResponse, snippetLines = 6, ranks?
     const lines = hit.snippet.split('\n');
     for (const line of lines.slice(0, snippetLines)) out.push(`    ${line}`);
     if (lines.length > snippetLines) out.push('    …');
+    if (hit.alsoAt) out.push(`  (same text also at ${formatPlaces(hit.alsoAt)})`);
     out.push('');
   }
   const idx = response.index;

@@ -10,6 +10,8 @@ export const searchHitSchema = z.object({
   language: z.string(),
   score: z.number(),
   snippet: z.string(),
+  /** Other places with exactly the same text, ranked below this hit (not results of their own). */
+  alsoAt: z.array(z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })).optional(),
 });
 
 /** Output shape of the index freshness block. */

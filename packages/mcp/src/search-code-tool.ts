@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolvePathPrefix, type IndexFreshness, type Retriever } from '@monorag/retriever';
-import { printablePath } from '@monorag/shared';
+import { formatPlaces, printablePath } from '@monorag/shared';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
@@ -64,7 +64,8 @@ export function registerSearchCodeTool(
         const parts = response.results.map(
           (hit, i) =>
             `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${hit.symbol ? ` \`${hit.symbol}\`` : ''} (${hit.kind}, score ${hit.score})\n` +
-            fenceCode(hit.snippet, hit.language),
+            fenceCode(hit.snippet, hit.language) +
+            (hit.alsoAt ? `\nThe same text is also at ${formatPlaces(hit.alsoAt)}.` : ''),
         );
         const header = response.results.length === 0 ? 'No results.' : `${response.results.length} ${response.results.length === 1 ? 'result' : 'results'} for the query.`;
         const text = [header, ...response.warnings.map((w) => `> Warning: ${w}`), ...parts, formatFreshness(response.index)].join('\n\n');

@@ -50,6 +50,22 @@ describe('createRetriever', () => {
     await store.close();
   });
 
+  it('returns text held at several places once, with the other places in alsoAt (a README copied into the docs took two slots)', async () => {
+    const text = 'function retryWithBackoff(attempt) { return 2 ** attempt * 100 }';
+    const store = await storeWith([chunk('README.ts', text), chunk('docs/index.ts', text), chunk('vendor/copy.ts', text), chunk('src/other.ts', 'function retryLater() {}')]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    for (const mode of ['hybrid', 'lexical', 'dense'] as const) {
+      const { results } = await retriever.search({ query: 'retryWithBackoff attempt', mode });
+      expect(results.map((hit) => hit.path).filter((p) => p !== 'src/other.ts'), mode).toHaveLength(1);
+      const [first] = results;
+      const places = [first!.path, ...(first!.alsoAt ?? []).map((place) => place.path)].sort();
+      expect(places, mode).toEqual(['README.ts', 'docs/index.ts', 'vendor/copy.ts']);
+      expect(first!.alsoAt!.every((place) => place.startLine === 1 && place.endLine === 1), mode).toBe(true);
+      expect(results.find((hit) => hit.path === 'src/other.ts')?.alsoAt, mode).toBeUndefined();
+    }
+    await store.close();
+  });
+
   it('says why a filtered search is empty: a --path prefix or a language no indexed file has', async () => {
     const store = await storeWith([]);
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });

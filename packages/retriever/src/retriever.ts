@@ -2,6 +2,7 @@ import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, t
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
 import { analyseQuery } from './analyse-query.js';
+import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
 import { applyTestPrior } from './apply-test-prior.js';
@@ -195,7 +196,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         fused = applyTestPrior(fused);
         trace?.('tests', fused);
       }
-      const results: SearchHit[] = fused.slice(0, limit).map(({ chunk, score }) => ({
+      const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({
         path: chunk.path,
         startLine: chunk.startLine,
         endLine: chunk.endLine,
@@ -204,6 +205,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         language: chunk.language,
         score: Number(score.toPrecision(6)),
         snippet: makeSnippet(chunk.content, limits.snippetChars),
+        ...(alsoAt.length > 0 ? { alsoAt } : {}),
       }));
       if (results.length === 0) warnings.push(...(await emptyFilterWarnings(store, request, filter)));
       return { results, mode, index: await readIndexFreshness(store), warnings };

@@ -7,3 +7,11 @@ export function printablePath(p: string): string {
   // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(p) ? JSON.stringify(p) : p;
 }
+
+/**
+ * Places as `path:start-end`, comma-separated, each path through {@link printablePath}: the `alsoAt` of a
+ * search hit as the CLI and the MCP tools print it. Lines 1-based, inclusive.
+ */
+export function formatPlaces(places: ReadonlyArray<{ path: string; startLine: number; endLine: number }>): string {
+  return places.map((place) => `${printablePath(place.path)}:${place.startLine}-${place.endLine}`).join(', ');
+}

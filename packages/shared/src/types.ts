@@ -92,6 +92,12 @@ export interface SearchHit {
   score: number;
   /** Bounded excerpt of the chunk content (characters), starting at startLine. */
   snippet: string;
+  /**
+   * Other places holding exactly the same text, ranked below this hit and so not results of their own
+   * (a README copied into the docs, a vendored copy): path and 1-based inclusive lines, at most 5.
+   * Absent when there are none.
+   */
+  alsoAt?: Array<{ path: string; startLine: number; endLine: number }>;
 }
 
 /**

@@ -5,8 +5,9 @@
  * that commonly hold secrets.
  */
 export const DEFAULT_IGNORE_RULES: readonly string[] = [
-  // version control and our own data
-  '.git/',
+  // version control and our own data (`.git` a directory, or the file of a submodule or linked
+  // worktree; the ignore filter leaves it out whatever the rule files say: isGitMetadata)
+  '.git',
   '.hg/',
   '.svn/',
   '.monorag/',

@@ -11,6 +11,16 @@ export function isIgnoreRulesFile(relPath: string): boolean {
   return IGNORE_FILE_NAMES.includes(path.posix.basename(relPath)) || relPath === '.git/info/exclude';
 }
 
+/**
+ * True when the last component of `relPath` is `.git`: git's metadata directory, or the file a
+ * submodule or linked worktree has in its place (`gitdir: ../../.git/modules/x`). Such a path is left
+ * out at every depth whatever the rule files say (a `!.git` line does not bring it back): it is never
+ * indexed, watched or served.
+ */
+function isGitMetadata(relPath: string): boolean {
+  return relPath === '.git' || relPath.endsWith('/.git');
+}
+
 /** Options of {@link createIgnoreFilter}. */
 export interface IgnoreFilterOptions {
   /** Absolute real path of the project root. */
@@ -22,7 +32,8 @@ export interface IgnoreFilterOptions {
 /**
  * The ignore rules of one project, shared by the walker and the watcher so both select the same files:
  * {@link DEFAULT_IGNORE_RULES}, extra rules, `.git/info/exclude`, and `.gitignore` / `.monoragignore` at
- * every level with git's precedence. Rule files are read synchronously once per directory and cached
+ * every level with git's precedence; a path named `.git` (file or directory) at any depth is always
+ * ignored ({@link isGitMetadata}). Rule files are read synchronously once per directory and cached
  * (the watcher's filter must be synchronous); call `reset` after an ignore file changed.
  */
 export interface IgnoreFilter {
@@ -81,6 +92,7 @@ export function createIgnoreFilter({ root, extraIgnores = [] }: IgnoreFilterOpti
   };
 
   const isIgnored = (relPath: string, isDir: boolean): boolean => {
+    if (isGitMetadata(relPath)) return true;
     const matchers = chainOf(parentOf(relPath));
     // git's precedence: the deepest rule file that says something about the path wins.
     for (let i = matchers.length - 1; i >= 0; i--) {

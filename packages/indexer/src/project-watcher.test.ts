@@ -106,12 +106,14 @@ describe('startProjectWatcher', () => {
       if (!usePolling) expect(watcher.watchedDirectories()).toBe(7);
       writeFileSync(path.join(root, '.git', 'index'), 'binary index');
       writeFileSync(path.join(root, '.git', 'refs', 'main'), 'abc');
+      // A submodule's `.git` is a file pointing at the superproject's .git/modules: not reported either.
+      writeFileSync(path.join(root, 'src/a/.git'), 'gitdir: ../../.git/modules/a\n');
       writeFileSync(path.join(root, 'docs/marker.md'), '# marker\n');
       await until(() => seen.has('docs/marker.md'));
       expect(rules).toBe(0);
       writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'docs/\n');
       await until(() => rules > 0);
-      expect([...seen].filter((p) => p === '.git' || p.startsWith('.git/'))).toEqual([]);
+      expect([...seen].filter((p) => p === '.git' || p.startsWith('.git/') || p.endsWith('/.git'))).toEqual([]);
       await watcher.close();
     });
   }

@@ -1,8 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createIgnoreFilter } from './ignore-filter.js';
 import { walkProject } from './walk-project.js';
+
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+function git(cwd: string, ...args: string[]): void {
+  // A submodule from a local path needs file transport allowed (git >= 2.38.1 refuses it by default).
+  execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, stdio: 'ignore' });
+}
 
 function tree(files: Record<string, string | Buffer>): string {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-walk-')));
@@ -97,6 +106,23 @@ describe('walkProject', () => {
       ['src/loop-a', 'symlink-broken'],
       ['src/loop-b', 'symlink-broken'],
     ]);
+  });
+
+  it("leaves out a submodule's .git file (gitdir: ...) like the .git directory, whatever .monoragignore says", async () => {
+    const lib = tree({ 'index.js': 'module.exports = 1;\n' });
+    git(lib, 'init', '-q', '-b', 'main');
+    git(lib, 'add', '.');
+    git(lib, 'commit', '-q', '-m', 'lib');
+    const root = tree({ 'src/a.ts': 'a', '.monoragignore': '!.git\n' });
+    git(root, 'init', '-q', '-b', 'main');
+    git(root, 'submodule', 'add', '-q', lib, 'third_party/ms');
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 10_000 });
+    expect(files.map((f) => f.path)).toEqual(['.gitmodules', '.monoragignore', 'src/a.ts', 'third_party/ms/index.js']);
+    expect(skipped).toEqual([]);
+    // The same filter decides for the watcher and for get_file_context, which reach a path without a walk.
+    const filter = createIgnoreFilter({ root });
+    expect(['third_party/ms/.git', '.git', '.git/config', 'a/.git/HEAD'].map((p) => filter.isPathIgnored(p, false))).toEqual([true, true, true, true]);
+    expect(filter.isPathIgnored('third_party/ms/.github', false)).toBe(false);
   });
 
   it('reads a .gitignore that is a loop of links as no rules, instead of failing the walk', async () => {

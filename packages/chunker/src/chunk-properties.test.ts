@@ -132,3 +132,85 @@ describe('robustness', () => {
     }
   });
 });
+
+describe('a line over 2,000 characters among ordinary lines', () => {
+  // The fresh-user trial's file: one 100 KB data line, a documented function, then 400 short lines
+  // (average line about 230 characters, under the 500 of a minified file).
+  const table = Array.from({ length: 4500 }, (_, i) => `"C${i}":"Country ${i}"`).join(',');
+  const countries = [
+    `export const COUNTRIES: Record<string, string> = {${table}};`,
+    '',
+    '/**',
+    ' * The English name of a country for its ISO 3166 code, or undefined.',
+    ' */',
+    'export function countryNameForCode(code: string): string | undefined {',
+    '  return COUNTRIES[code.toUpperCase()];',
+    '}',
+    '',
+    ...Array.from({ length: 400 }, (_, i) => `export const REGION_${i} = 'region ${i}';`),
+    '',
+  ].join('\n');
+  const multiLine = (chunker: Chunker, path: string, text: string): string[] =>
+    chunker
+      .chunk(path, text)
+      .filter((c) => c.startLine < c.endLine && estimateTokens(`${c.header}\n${c.content}`) + BERT_SPECIAL_TOKENS > 256)
+      .map((c) => `${c.startLine}-${c.endLine}`);
+
+  it('keeps the syntax chunks and symbols of the other lines, and puts the long line in a chunk of its own', () => {
+    const chunker = chunkers[2] as Chunker;
+    expect(countries.split('\n')[0]!.length).toBeGreaterThan(100_000);
+    const analysis = chunker.analyse('legacy/countries.ts', countries);
+    expect(analysis.fallback).toBe(null);
+    expect(analysis.symbols.filter((s) => s.role === 'definition' && s.kind === 'function').map((s) => [s.name, s.startLine, s.endLine])).toEqual([
+      ['countryNameForCode', 6, 8],
+    ]);
+    expect(analysis.chunks.slice(0, 2).map((c) => [c.startLine, c.endLine, c.kind, c.symbol])).toEqual([
+      [1, 1, 'window', null],
+      [3, 8, 'function', 'countryNameForCode'],
+    ]);
+    expect(analysis.chunks[1]!.content).toContain('The English name of a country');
+    expect(analysis.chunks.filter((c) => c.content.includes('"C0":"Country 0"')).map((c) => c.content.length)).toEqual([countries.split('\n')[0]!.length]);
+    expect(violation(countries, analysis.chunks)).toBe(null);
+    expect(multiLine(chunker, 'legacy/countries.ts', countries)).toEqual([]);
+  });
+
+  it('cuts a long line inside a function out of it, keeping the function name on every piece', () => {
+    const text = [
+      'export function render(name: string): string {',
+      ...Array.from({ length: 8 }, (_, i) => `  const part${i} = name.slice(${i}, ${i + 1});`),
+      `  const icon = 'data:image/svg+xml;utf8,${'<path d="M0 0h24v24H0z"/> '.repeat(100)}';`,
+      ...Array.from({ length: 8 }, (_, i) => `  const tail${i} = part${i}.toUpperCase();`),
+      '  return icon + part0 + tail0;',
+      '}',
+      '',
+    ].join('\n');
+    const analysis = (chunkers[2] as Chunker).analyse('src/render.ts', text);
+    expect(analysis.fallback).toBe(null);
+    expect(analysis.symbols.some((s) => s.role === 'definition' && s.name === 'render')).toBe(true);
+    expect(analysis.chunks.map((c) => [c.startLine, c.endLine, c.symbol])).toEqual([
+      [1, 9, 'render'],
+      [10, 10, 'render'],
+      [11, 20, 'render'],
+    ]);
+    expect(violation(text, analysis.chunks)).toBe(null);
+  });
+
+  it('parses the script of a Vue file with a long line in it', () => {
+    const text = `<template><p>{{ label }}</p></template>\n<script lang="ts">\nconst PALETTE = [${'"#a0b0c0", '.repeat(300)}];\nexport function label(): string {\n  return PALETTE[0];\n}\n</script>\n`;
+    const analysis = (chunkers[2] as Chunker).analyse('src/Label.vue', text);
+    expect(analysis.fallback).toBe(null);
+    expect(analysis.symbols.some((s) => s.role === 'definition' && s.name === 'label')).toBe(true);
+    expect(analysis.chunks.filter((c) => c.content.includes('#a0b0c0')).map((c) => [c.startLine, c.endLine])).toEqual([[3, 3]]);
+    expect(violation(text, analysis.chunks)).toBe(null);
+  });
+
+  it('still chunks by windows a file whose lines are mostly long, or average over 500 characters', () => {
+    const chunker = chunkers[2] as Chunker;
+    const long = `var a=${'1+'.repeat(1100)}1;`;
+    // Half the non-blank lines are long; many blank lines keep the average under 500.
+    const mostlyLong = `${Array.from({ length: 10 }, (_, i) => `${long}\nfunction f${i}() {}`).join('\n')}${'\n'.repeat(60)}`;
+    expect(mostlyLong.length / mostlyLong.split('\n').length).toBeLessThan(500);
+    expect(chunker.analyse('dist/a.js', mostlyLong).fallback).toBe('minified');
+    expect(chunker.analyse('dist/b.js', `${long}\n${long}\nfunction g() {}\n`).fallback).toBe('minified');
+  });
+});

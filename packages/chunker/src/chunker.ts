@@ -28,8 +28,8 @@ export interface ChunkerOptions {
 /**
  * Why a file of a code language was chunked by line windows instead of its syntax tree:
  * `no-grammar` (the language has no tree-sitter grammar here, e.g. SQL or unknown text),
- * `grammar-unavailable` (its grammar failed to load), `minified` (a line over 2000 characters or an
- * average over 500: minified or generated), `parse-timeout` (parsing took longer than `parseTimeoutMs`),
+ * `grammar-unavailable` (its grammar failed to load), `minified` (an average line over 500 characters, or
+ * lines over 2000 making up half or more of its non-blank lines: minified or generated), `parse-timeout` (parsing took longer than `parseTimeoutMs`),
  * `planner-error` (the syntax planner failed on this tree).
  */
 export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'minified' | 'parse-timeout' | 'planner-error';

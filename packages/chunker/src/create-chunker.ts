@@ -10,6 +10,7 @@ import { LANGUAGES, findLanguage, languageById } from './languages/registry.js';
 import type { LanguageSpec } from './languages/language-spec.js';
 import { createLineIndex } from './line-index.js';
 import { loadGrammar } from './load-grammar.js';
+import { blankRows, carveRows, longRows } from './long-lines.js';
 import { looksMinified } from './looks-minified.js';
 import { markdownPieces } from './markdown-pieces.js';
 import { mergeFragments } from './merge-fragments.js';
@@ -106,6 +107,19 @@ export async function createChunker({
     }
   };
 
+  /**
+   * What the parser and the syntax planner see of a file that is not minified: its rows, with the rows
+   * over `MAX_PARSED_LINE_CHARS` (`long`) blanked, so that one data line of 100,000 characters costs
+   * neither parse time nor the syntax chunks and symbols of the file's other lines; `carveRows` then
+   * gives each long row a chunk of its own. `ctx` and `text` themselves when there are none.
+   */
+  const parsedView = (ctx: PlanContext, text: string): { ctx: PlanContext; text: string; long: number[] } => {
+    const long = longRows(ctx.lines.lines);
+    if (long.length === 0) return { ctx, text, long };
+    const blanked = blankRows(ctx.lines.lines, long).join('\n');
+    return { ctx: createPlanContext(ctx.path, createLineIndex(blanked, countTokens), ctx.maxTokens, countTokens), text: blanked, long };
+  };
+
   const plan = (spec: LanguageSpec, ctx: PlanContext, text: string): Plan => {
     switch (spec.strategy) {
       case 'markdown':
@@ -118,23 +132,28 @@ export async function createChunker({
         return windowsBecause(ctx, 'no-grammar');
       case 'embedded': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
+        const parsed = parsedView(ctx, text);
         const blocks = scriptBlocks(ctx.lines.lines);
         const scripts: Piece[] = [];
         const symbols: CodeSymbol[] = [];
         for (const block of blocks) {
-          const planned = syntaxPlan(languageById(block.language), ctx, maskToBlock(ctx.lines.lines, block));
+          const planned = syntaxPlan(languageById(block.language), parsed.ctx, maskToBlock(parsed.ctx.lines.lines, block));
           if (typeof planned === 'string') return windowsBecause(ctx, planned);
-          scripts.push(...planned.pieces);
+          const long = parsed.long.filter((row) => row >= block.start && row <= block.end);
+          scripts.push(...carveRows(planned.pieces, long));
           symbols.push(...planned.symbols);
         }
         return { pieces: embeddedPieces(ctx, blocks, scripts), fallback: null, symbols };
       }
       case 'syntax': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
-        const planned = syntaxPlan(spec, ctx, text);
+        const parsed = parsedView(ctx, text);
+        const planned = syntaxPlan(spec, parsed.ctx, parsed.text);
         if (typeof planned === 'string') return windowsBecause(ctx, planned);
+        const normalised = normalisePieces(planned.pieces, parsed.ctx.lines);
+        const pieces = parsed.long.length === 0 ? normalised : normalisePieces(carveRows(normalised, parsed.long), ctx.lines);
         // Fragments under a quarter of the budget (the planner's own measure of a small piece) join a neighbour.
-        return { ...planned, pieces: mergeFragments(ctx, normalisePieces(planned.pieces, ctx.lines), Math.floor(ctx.maxTokens / 4)) };
+        return { ...planned, pieces: mergeFragments(ctx, pieces, Math.floor(ctx.maxTokens / 4)) };
       }
     }
   };

@@ -213,13 +213,16 @@ describe('indexProject', () => {
     expect(report).toMatchObject({ files: 1, deleted: 1, skipped: [{ path: 'src/bundle.js', reason: 'minified' }] });
     expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/m0.ts']);
     expect(await store.chunksOfFile('src/bundle.js')).toEqual([]);
-    // Hand-written code with one long line (an inline data URI) is kept, cut by line windows.
+    // Hand-written code with one long line (an inline data URI) is kept and parsed: the long line is a chunk alone.
     const icon = `export const ICON = 'data:image/svg+xml;base64,${'A'.repeat(2600)}';\n${Array.from({ length: 12 }, (_, i) => `export function render${i}() { return ICON + ${i}; }`).join('\n')}\n`;
     writeFileSync(path.join(root, 'src/icon.ts'), icon);
     const kept = await indexProject(base);
     expect(kept.skipped.map((s) => s.path)).toEqual(['src/bundle.js']);
-    expect(await store.getFile('src/icon.ts')).toMatchObject({ fallback: 'minified' });
-    expect((await store.chunksOfFile('src/icon.ts')).some((c) => c.content.includes('render11'))).toBe(true);
+    expect((await store.getFile('src/icon.ts'))?.fallback).toBeUndefined();
+    const chunks = await store.chunksOfFile('src/icon.ts');
+    // The data line, a chunk alone, is inlined base64 data: no chunk (isDataChunk); the functions after it are syntax chunks.
+    expect(chunks.filter((c) => c.content.includes('AAAA'))).toEqual([]);
+    expect(chunks.some((c) => c.content.includes('render11') && c.kind !== 'window')).toBe(true);
     await store.close();
   });
 

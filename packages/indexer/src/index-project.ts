@@ -277,8 +277,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     const { chunks, symbols, language, fallback } = chunker.analyse(file.path, redacted.text);
-    // A bundle (mostly long lines) is left out; hand-written code with one long line (an inline SVG,
-    // a base64 constant) keeps its windows.
+    // A bundle (lines averaging over 500 characters) is left out; a file of mostly long lines under that
+    // average keeps its windows (hand-written code with a long line among short ones is not minified at all).
     if (fallback === 'minified' && redacted.text.length / lineCount(redacted.text) > MAX_AVERAGE_LINE_CHARS) {
       await leaveOut(file.path, 'minified');
       continue;

@@ -18,9 +18,10 @@ export async function main(argv: string[]): Promise<number> {
       // commander has already printed its message (or help / version output).
       return error.exitCode === 0 ? 0 : 2;
     }
-    // Every code raised for a bad argument (a wrong value, a path outside the project, a path that does not
-    // exist) or a bad setting: the user's input, which no retry will fix, as opposed to a failure at run time.
-    const invalid = [ErrorCode.INVALID_ARGUMENT, ErrorCode.PATH_OUTSIDE_PROJECT, ErrorCode.NOT_FOUND, ErrorCode.CONFIG_INVALID].some((code) =>
+    // Every code raised for a bad argument (a wrong value, a path outside the project or left out by its
+    // rules, a path that does not exist) or a bad setting: the user's input, which no retry will fix, as
+    // opposed to a failure at run time.
+    const invalid = [ErrorCode.INVALID_ARGUMENT, ErrorCode.PATH_OUTSIDE_PROJECT, ErrorCode.PATH_IGNORED, ErrorCode.NOT_FOUND, ErrorCode.CONFIG_INVALID].some((code) =>
       isMonoragError(error, code),
     );
     process.stderr.write(`monorag: ${errorMessage(error)}\n`);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,6 +22,12 @@ beforeAll(async () => {
   embedder = await startFakeEmbeddingHttp();
   repo = makeGitRepo(FIXTURE_FILES);
   writeFileSync(path.join(repo, '.env'), 'API_KEY=sk-live-not-for-assistants\n');
+  // A dependency and a file git ignores (through .git/info/exclude, which adds no indexed file).
+  mkdirSync(path.join(repo, 'node_modules/ms'), { recursive: true });
+  writeFileSync(path.join(repo, 'node_modules/ms/index.js'), 'module.exports = function ms() {};\n');
+  mkdirSync(path.join(repo, 'tmp'));
+  writeFileSync(path.join(repo, 'tmp/scratch.txt'), 'scratch\n');
+  appendFileSync(path.join(repo, '.git/info/exclude'), 'tmp/\n');
   const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
   expect(indexed.code, indexed.stderr).toBe(0);
   gateway = await startGatewayProcess(repo, { EMBEDDING_URL: embedder.url, MONORAG_GATEWAY_TOKEN: `${TOKEN},${OTHER_TOKEN}` });
@@ -190,7 +196,9 @@ describe('monorag gateway: REST', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ path: 'src/slug.ts', startLine: 2, endLine: 2, totalLines: 7, text: 'export function slugify(title: string): string {', truncated: false, index: { files: 5 } });
     for (const [query, status, code] of [
-      ['path=.env', 403, 'PATH_OUTSIDE_PROJECT'],
+      ['path=.env', 403, 'PATH_IGNORED'],
+      ['path=node_modules/ms/index.js', 403, 'PATH_IGNORED'],
+      ['path=tmp/scratch.txt', 403, 'PATH_IGNORED'],
       ['path=../../etc/passwd', 403, 'PATH_OUTSIDE_PROJECT'],
       ['path=src/slug.ts&startLine=0', 400, 'INVALID_ARGUMENT'],
       ['path=src/nope.ts', 404, 'NOT_FOUND'],

@@ -101,7 +101,7 @@ describe('monorag serve over stdio, driven by the SDK client', () => {
     ['a range past the end of the file', 'get_file_context', { path: 'src/lru.ts', startLine: 500 }, /"startLine" \(500\) is past the end of src\/lru.ts, which has 24 lines/],
     ['a ../ path', 'get_file_context', { path: '../etc/passwd' }, /"path" .* is outside the project/],
     ['an absolute path elsewhere', 'get_file_context', { path: '/etc/passwd' }, /"path" .* is outside the project/],
-    ['a secret file the index leaves out', 'get_file_context', { path: '.env' }, /"path": .env is excluded by the project's ignore rules/],
+    ['a secret file the index leaves out', 'get_file_context', { path: '.env' }, /^PATH_IGNORED: Argument "path": .env is excluded by the project's ignore rules/],
   ])('refuses %s with a clear error and keeps serving', async (_label, tool, args, message) => {
     const result = await call(tool, args);
     expect(result.isError).toBe(true);

@@ -7,8 +7,8 @@ import { FILE_QUERY_HINT, fileQuerySchema } from './rest-schemas.js';
 /**
  * `GET /v1/file?path=&startLine=&endLine=`: exact lines of a project file with the bounds and refusals
  * of the MCP tool `get_file_context` (at most `maxLines` lines, default 400, or `maxChars` characters,
- * default 40,000, per call; paths outside the project, files the index's rules leave out and files
- * holding a private key are refused with 403 `PATH_OUTSIDE_PROJECT`). Answers 200 with
+ * default 40,000, per call; paths outside the project are refused with 403 `PATH_OUTSIDE_PROJECT`, files
+ * the index's rules leave out and files holding a private key with 403 `PATH_IGNORED`). Answers 200 with
  * `{path, startLine, endLine, totalLines, text, truncated, cutLine?, index}`, the tool's structured result.
  */
 export function createFileHandler({ root, readFreshness, isReadable, maxLines = 400, maxChars = 40_000 }: McpServerOptions): RequestHandler {

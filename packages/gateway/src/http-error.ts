@@ -37,6 +37,7 @@ export interface HttpErrorBody {
 const STATUS_OF: Record<ErrorCode, number> = {
   INVALID_ARGUMENT: 400,
   PATH_OUTSIDE_PROJECT: 403,
+  PATH_IGNORED: 403,
   NOT_FOUND: 404,
   INDEX_NOT_FOUND: 503,
   INDEX_IDENTITY_MISMATCH: 409,
@@ -58,7 +59,7 @@ export function sendError(res: Response, status: number, code: HttpErrorCode, me
 
 /**
  * Answers a thrown error: a MonoragError with its code's status (400 for a bad argument, 403 for a path
- * outside the project or a refused file, 503 when the index, store or embedder is unavailable, ...) and
+ * outside the project or a file the index leaves out, 503 when the index, store or embedder is unavailable, ...) and
  * its message, naming in `field` the request field that was being resolved when given, else the error's
  * `argument` (e.g. `startLine` past the end of the file); anything else as 500 `INTERNAL` with a one-line
  * message (no stack trace).

@@ -90,7 +90,7 @@ describe('MCP tools', () => {
     const result = await call('get_file_context', { path: 'realkey.txt', startLine: 1, endLine: 2 });
     expect(result).toMatchObject({
       isError: true,
-      text: 'PATH_OUTSIDE_PROJECT: Argument "path": realkey.txt holds a private key, so the index leaves it out (skip reason "secret"); it is not served.',
+      text: 'PATH_IGNORED: Argument "path": realkey.txt holds a private key, so the index leaves it out (skip reason "secret"); it is not served.',
     });
   });
 

@@ -80,17 +80,17 @@ describe('readFileContext', () => {
     await expect(readFileContext({ root, path: p })).rejects.toMatchObject({ code, message: expect.stringContaining('"path"') });
   });
 
-  it('refuses what isReadable refuses, naming the argument', async () => {
+  it('refuses what isReadable refuses as PATH_IGNORED (inside the project, left out by its rules), naming the argument', async () => {
     const isReadable = (rel: string) => rel !== 'src/a.ts';
     await expect(readFileContext({ root, path: 'src/a.ts', isReadable })).rejects.toMatchObject({
-      code: 'PATH_OUTSIDE_PROJECT',
+      code: 'PATH_IGNORED',
       message: expect.stringContaining('"path": src/a.ts is excluded'),
     });
   });
 
   it.each(['realkey.txt', 'deploy_notes.txt'])('refuses %s, which holds a private key, whether or not it was indexed', async (p) => {
     await expect(readFileContext({ root, path: p, startLine: 1, endLine: 2 })).rejects.toMatchObject({
-      code: 'PATH_OUTSIDE_PROJECT',
+      code: 'PATH_IGNORED',
       message: `Argument "path": ${p} holds a private key, so the index leaves it out (skip reason "secret"); it is not served.`,
     });
   });

@@ -78,8 +78,8 @@ function cutLineAt(line: string, maxChars: number): string {
  * the `maxChars` bound apply to the redacted text.
  * @throws MonoragError `INVALID_ARGUMENT` (bad range, startLine past the end of the file; a path that
  *   is empty, holds a NUL byte or is not a regular file, such as a directory or a named pipe, which is
- *   never read from), `PATH_OUTSIDE_PROJECT` (outside the root, excluded by `isReadable`, or holding a
- *   private key), `NOT_FOUND`, `FILE_UNREADABLE` (also when the secret scan fails). Errors about one
+ *   never read from), `PATH_OUTSIDE_PROJECT` (outside the root), `PATH_IGNORED` (inside it but excluded
+ *   by `isReadable` or holding a private key: the index leaves it out), `NOT_FOUND`, `FILE_UNREADABLE` (also when the secret scan fails). Errors about one
  *   argument name it in their message and in `argument`.
  */
 export async function readFileContext(options: FileContextOptions): Promise<FileContext> {
@@ -97,7 +97,7 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   const target = resolveProjectPath(root, options.path, 'path');
   if (options.isReadable && !options.isReadable(target.rel)) {
     throw new MonoragError(
-      ErrorCode.PATH_OUTSIDE_PROJECT,
+      ErrorCode.PATH_IGNORED,
       `Argument "path": ${target.rel} is excluded by the project's ignore rules (.gitignore, .monoragignore, or monorag's defaults for secrets, .git and dependencies); it is not served.`,
       { argument: 'path' },
     );
@@ -109,7 +109,7 @@ export async function readFileContext(options: FileContextOptions): Promise<File
   }
   if (holdsPrivateKey(decoded.text)) {
     throw new MonoragError(
-      ErrorCode.PATH_OUTSIDE_PROJECT,
+      ErrorCode.PATH_IGNORED,
       `Argument "path": ${target.rel} holds a private key, so the index leaves it out (skip reason "secret"); it is not served.`,
       { argument: 'path' },
     );

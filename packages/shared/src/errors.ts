@@ -6,6 +6,12 @@ export const ErrorCode = {
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
   /** A path is outside the project root (`..`, absolute, or through a symlink). */
   PATH_OUTSIDE_PROJECT: 'PATH_OUTSIDE_PROJECT',
+  /**
+   * A file inside the project that the index leaves out on purpose, so it is not served: excluded by the
+   * ignore rules (`.gitignore`, `.monoragignore`, `.git/info/exclude`, monorag's defaults for secrets,
+   * `.git` and dependencies) or holding a private key.
+   */
+  PATH_IGNORED: 'PATH_IGNORED',
   /** A file or directory does not exist. */
   NOT_FOUND: 'NOT_FOUND',
   /** No index exists for the project yet. */

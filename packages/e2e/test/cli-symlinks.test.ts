@@ -57,13 +57,14 @@ describe('links and editor leftovers in the work tree', () => {
     const report = await json<{ files: number; skipped: Skip[] }>(['index', repo]);
     expect(report.files).toBe(3);
     expect([...report.skipped].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
-      { path: 'src/loop-a', reason: 'symlink-broken' },
-      { path: 'src/loop-b', reason: 'symlink-broken' },
+      { path: 'src/loop-a', reason: 'symlink-loop', detail: 'links to loop-b, a chain of links that leads back to itself' },
+      { path: 'src/loop-b', reason: 'symlink-loop', detail: 'links to loop-a, a chain of links that leads back to itself' },
       { path: 'src/retry-link.ts', reason: 'symlink-inside', detail: 'links to src/retry.ts' },
       { path: 'util', reason: 'symlink-inside', detail: 'links to src/util/' },
     ]);
     const text = await runCli(['index', repo], env);
     expect(text.stdout).toContain('  skipped: src/retry-link.ts (symlink-inside: links to src/retry.ts)\n');
+    expect(text.stdout).toContain('  skipped: src/loop-a (symlink-loop: links to loop-b, a chain of links that leads back to itself)\n');
 
     expect(await json<Freshness>(['status', '--project', repo])).toMatchObject({ stale: false, pendingChanges: 0 });
     // Each file found once, under its real path (the tokens share words, so the other files rank below).

@@ -37,8 +37,8 @@ describe('links inside the project', () => {
     expect(report).toMatchObject({ files: 1, deleted: 1 });
     expect([...report.skipped].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
       { path: 'lib', reason: 'symlink-inside', detail: 'links to src/' },
-      { path: 'src/loop-a', reason: 'symlink-broken' },
-      { path: 'src/loop-b', reason: 'symlink-broken' },
+      { path: 'src/loop-a', reason: 'symlink-loop', detail: 'links to loop-b, a chain of links that leads back to itself' },
+      { path: 'src/loop-b', reason: 'symlink-loop', detail: 'links to loop-a, a chain of links that leads back to itself' },
       expect.objectContaining({ path: 'src/retry-link.ts', reason: 'symlink-inside', detail: 'links to src/retry.ts' }),
     ]);
     expect((await base.store.listFiles()).map((f) => f.path)).toEqual(['src/retry.ts']);

@@ -71,6 +71,7 @@ describe('walkProject', () => {
       ['escape.txt', 'symlink-outside'],
       ['img.png', 'binary'],
     ]);
+    expect(skipped.find((s) => s.path === 'dangling.txt')?.detail).toBe(`links to ${path.join(root, 'gone.txt')}, which does not exist`);
   });
 
   it('indexes a file once, under its real path: links to files and directories inside the project are skipped and name their target', async () => {
@@ -94,7 +95,7 @@ describe('walkProject', () => {
     });
   });
 
-  it('skips a loop of links as broken, and does not list links the ignore rules leave out', async () => {
+  it('skips a loop of links as a loop, naming each link\'s target, and does not list links the ignore rules leave out', async () => {
     const root = tree({ 'src/a.ts': 'a', '.gitignore': 'vendor-link\n' });
     symlinkSync('loop-b', path.join(root, 'src/loop-a'));
     symlinkSync('loop-a', path.join(root, 'src/loop-b'));
@@ -102,9 +103,9 @@ describe('walkProject', () => {
     symlinkSync('a.ts', path.join(root, 'src/a.ts~'));
     const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
     expect(files.map((f) => f.path)).toEqual(['.gitignore', 'src/a.ts']);
-    expect(skipped.map((s) => [s.path, s.reason]).sort()).toEqual([
-      ['src/loop-a', 'symlink-broken'],
-      ['src/loop-b', 'symlink-broken'],
+    expect([...skipped].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      { path: 'src/loop-a', reason: 'symlink-loop', detail: 'links to loop-b, a chain of links that leads back to itself' },
+      { path: 'src/loop-b', reason: 'symlink-loop', detail: 'links to loop-a, a chain of links that leads back to itself' },
     ]);
   });
 
@@ -130,7 +131,7 @@ describe('walkProject', () => {
     symlinkSync('.gitignore', path.join(root, 'src/.gitignore'));
     const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
     expect(files.map((f) => f.path)).toEqual(['src/a.ts']);
-    expect(skipped).toEqual([{ path: 'src/.gitignore', reason: 'symlink-broken' }]);
+    expect(skipped).toEqual([{ path: 'src/.gitignore', reason: 'symlink-loop', detail: 'links to .gitignore, a chain of links that leads back to itself' }]);
   });
 
   it('leaves out editor backups, swap and lock files and merge leftovers, unless .monoragignore re-includes them', async () => {

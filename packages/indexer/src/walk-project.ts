@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BINARY_EXTENSIONS } from './default-ignores.js';
 import { createIgnoreFilter, type IgnoreFilter } from './ignore-filter.js';
@@ -18,7 +18,8 @@ export interface WalkedFile {
 
 /**
  * Why a file is left out: over the size limit, binary, unreadable, a symlink leading out of the
- * project, a symlink whose target does not exist or that loops (`symlink-broken`), a symlink to a file
+ * project, a symlink whose target does not exist (`symlink-broken`), a symlink in a chain of links that
+ * leads back to itself (`symlink-loop`; both name the link's target in `detail`), a symlink to a file
  * or directory inside the project (`symlink-inside`: the target is indexed under its own path, once,
  * and re-indexed when it changes; `detail` names it), marked generated, minified (code whose lines
  * average over 500 characters, a bundle: its windows would be unreadable and embed only each line's
@@ -30,6 +31,7 @@ export type SkipReason =
   | 'unreadable'
   | 'symlink-outside'
   | 'symlink-broken'
+  | 'symlink-loop'
   | 'symlink-inside'
   | 'generated'
   | 'minified'
@@ -74,8 +76,8 @@ export interface WalkResult {
  * Lists the files of a project that belong in the index: honours `.gitignore` and `.monoragignore` at
  * every level (negation and anchored patterns included), `.git/info/exclude`, the built-in rules of
  * {@link DEFAULT_IGNORE_RULES}, a size limit, and binary detection by extension. Symbolic links are
- * never followed: each one the rules admit is listed in `skipped` (`symlink-inside`, `symlink-outside`
- * or `symlink-broken`), so a file's content is indexed once, under its real path. Sorted by path.
+ * never followed: each one the rules admit is listed in `skipped` (`symlink-inside`, `symlink-outside`,
+ * `symlink-broken` or `symlink-loop`), so a file's content is indexed once, under its real path. Sorted by path.
  * @throws Error from the file system only for the root itself; unreadable entries below it are skipped.
  */
 export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope, filter }: WalkOptions): Promise<WalkResult> {
@@ -143,8 +145,15 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
   return { files, skipped };
 }
 
-/** Where a symbolic link leads: `rel` is the repo-relative POSIX path of a target inside the root ('' for the root). */
-type LinkTarget = { kind: 'broken'; isDir: false } | { kind: 'outside'; isDir: boolean } | { kind: 'inside'; isDir: boolean; rel: string };
+/**
+ * Where a symbolic link leads: `rel` is the repo-relative POSIX path of a target inside the root ('' for
+ * the root); `to` is what the link holds (its target as written), for a link that leads nowhere.
+ */
+type LinkTarget =
+  | { kind: 'broken'; isDir: false; to: string }
+  | { kind: 'loop'; isDir: false; to: string }
+  | { kind: 'outside'; isDir: boolean }
+  | { kind: 'inside'; isDir: boolean; rel: string };
 
 async function resolveLink(root: string, abs: string): Promise<LinkTarget> {
   let real: string;
@@ -152,9 +161,10 @@ async function resolveLink(root: string, abs: string): Promise<LinkTarget> {
   try {
     real = await realpath(abs);
     isDir = (await stat(real)).isDirectory();
-  } catch {
-    // A dangling link, a loop of links (ELOOP), or a target that vanished meanwhile: nothing to index.
-    return { kind: 'broken', isDir: false };
+  } catch (error) {
+    // A loop of links (ELOOP), a dangling link, or a target that vanished meanwhile: nothing to index.
+    const to = await readlink(abs).catch(() => '?');
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? { kind: 'loop', isDir: false, to } : { kind: 'broken', isDir: false, to };
   }
   if (real !== root && !real.startsWith(root + path.sep)) return { kind: 'outside', isDir };
   return { kind: 'inside', isDir, rel: path.relative(root, real).split(path.sep).join('/') };
@@ -162,7 +172,8 @@ async function resolveLink(root: string, abs: string): Promise<LinkTarget> {
 
 /** The skipped entry of a link the rules admit. */
 function linkSkip(rel: string, link: LinkTarget): SkippedFile {
-  if (link.kind === 'broken') return { path: rel, reason: 'symlink-broken' };
+  if (link.kind === 'broken') return { path: rel, reason: 'symlink-broken', detail: `links to ${link.to}, which does not exist` };
+  if (link.kind === 'loop') return { path: rel, reason: 'symlink-loop', detail: `links to ${link.to}, a chain of links that leads back to itself` };
   if (link.kind === 'outside') return { path: rel, reason: 'symlink-outside' };
   const target = link.rel === '' ? 'the project root' : link.isDir ? `${link.rel}/` : link.rel;
   return { path: rel, reason: 'symlink-inside', detail: `links to ${target}` };

@@ -18,6 +18,9 @@ beforeAll(() => {
   writeFileSync(path.join(sibling, 'key.txt'), 'secret');
   writeFileSync(path.join(root, 'src', 'a.ts'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\r\n') + '\r\n');
   symlinkSync(path.join(sibling, 'key.txt'), path.join(root, 'link.txt'));
+  symlinkSync('loop-b', path.join(root, 'src', 'loop-a'));
+  symlinkSync('loop-a', path.join(root, 'src', 'loop-b'));
+  symlinkSync('../gone.md', path.join(root, 'src', 'dangling.md'));
   // Real keys, generated here, under names the ignore rules do not exclude (as `openssl genrsa > realkey.txt` would).
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
   const ed25519 = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
@@ -78,6 +81,17 @@ describe('readFileContext', () => {
     ['missing.ts', 'NOT_FOUND'],
   ])('refuses %s with %s, naming the argument', async (p, code) => {
     await expect(readFileContext({ root, path: p })).rejects.toMatchObject({ code, message: expect.stringContaining('"path"') });
+  });
+
+  it.each([
+    ['src/loop-a', 'loop-b, a chain of links that leads back to itself; the index does not follow it (skip reason "symlink-loop")'],
+    ['src/dangling.md', '../gone.md, which does not exist; the index does not follow it (skip reason "symlink-broken")'],
+  ])('says %s is a symbolic link leading nowhere, naming its target, not that it does not exist', async (p, what) => {
+    await expect(readFileContext({ root, path: p })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      argument: 'path',
+      message: `Argument "path": ${p} is a symbolic link to ${what}, and there is no file to read.`,
+    });
   });
 
   it('refuses what isReadable refuses as PATH_IGNORED (inside the project, left out by its rules), naming the argument', async () => {

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 
@@ -8,6 +8,16 @@ export interface ProjectPath {
   rel: string;
   /** Absolute real path on disk. */
   abs: string;
+}
+
+/** What the symbolic link at `abs` holds (its target as written), or undefined when `abs` is no link. */
+function linkTarget(abs: string): string | undefined {
+  try {
+    return lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : undefined;
+  } catch {
+    // Nothing there, or a directory above it that loops or dangles: not a link of its own.
+    return undefined;
+  }
 }
 
 function isInside(root: string, candidate: string): boolean {
@@ -22,7 +32,8 @@ function isInside(root: string, candidate: string): boolean {
  * @param root Absolute real path of the project root.
  * @param argName Name of the argument, used in error messages (e.g. `path`).
  * @throws MonoragError `INVALID_ARGUMENT` (empty, or holding a NUL byte), `PATH_OUTSIDE_PROJECT` or
- *   `NOT_FOUND`, naming the argument (also in `argument`).
+ *   `NOT_FOUND` (for a symbolic link that dangles or loops, saying so and naming its target), naming the
+ *   argument (also in `argument`).
  */
 export function resolveProjectPath(root: string, userPath: string, argName = 'path'): ProjectPath {
   const argument = { argument: argName };
@@ -47,7 +58,17 @@ export function resolveProjectPath(root: string, userPath: string, argName = 'pa
   let real: string;
   try {
     real = realpathSync(lexical);
-  } catch {
+  } catch (error) {
+    const to = linkTarget(lexical);
+    if (to !== undefined) {
+      const loop = (error as NodeJS.ErrnoException).code === 'ELOOP';
+      throw new MonoragError(
+        ErrorCode.NOT_FOUND,
+        `Argument "${argName}": ${userPath} is a symbolic link to ${to}, ${loop ? 'a chain of links that leads back to itself' : 'which does not exist'}; ` +
+          `the index does not follow it (skip reason "${loop ? 'symlink-loop' : 'symlink-broken'}"), and there is no file to read.`,
+        argument,
+      );
+    }
     throw new MonoragError(ErrorCode.NOT_FOUND, `Argument "${argName}": ${userPath} does not exist in the project ${root}.`, argument);
   }
   if (!isInside(root, real)) {

@@ -15,7 +15,16 @@ export interface ProgressReporterOptions {
   quiet?: boolean;
 }
 
-/** Creates the progress renderer of `monorag index`. */
+/**
+ * cli-progress's time format for the ETA, except that an ETA it could not compute (no file done yet, or
+ * none since its last samples: `'INF'`, `'NULL'`, the initial `'0'`) is `--` instead of the `NFs` and
+ * `LLs` its format makes of those strings.
+ */
+function formatEta(eta: unknown, options: cliProgress.Options, roundToMultipleOf: number): string {
+  return typeof eta === 'number' && Number.isFinite(eta) ? cliProgress.Format.TimeFormat(eta, options, roundToMultipleOf) : '--';
+}
+
+/** Creates the progress renderer of `monorag index`: on a TTY the ETA reads `--` until files are done at a measurable rate. */
 export function createProgressReporter({
   stream = process.stderr, lineIntervalMs = 5000, quiet = false,
 }: ProgressReporterOptions = {}): ProgressReporter {
@@ -28,6 +37,7 @@ export function createProgressReporter({
         format: 'indexing [{bar}] {percentage}% | {value}/{total} files | {chunks} chunks | {rate} chunks/s | ETA {eta_formatted}',
         hideCursor: true,
         clearOnComplete: false,
+        formatTime: formatEta,
       },
       cliProgress.Presets.shades_classic,
     );

@@ -219,10 +219,13 @@ describe('monorag index and search handle bad input', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ mode: 'paths', changed: 1 });
     expect(run.stderr).toContain(`monorag: warning: --paths src/slgu.ts names no file or directory of ${repo} and nothing in its index; check the spelling`);
     expect(run.stderr).not.toContain('--paths src/slug.ts');
-    // A path that leaves the root gets one error, not also a warning that it names no file.
-    const outside = await runCli(['index', repo, '--paths', '../../etc/passwd'], env);
-    expect(outside.code).toBe(2);
-    expect(outside.stderr).toBe('monorag: path "../../etc/passwd" is not repo-relative; give paths relative to the project root.\n');
+    // A path that leaves the root gets one error, not also a warning that it names no file; relative or
+    // absolute, it is named the same way.
+    for (const given of ['../../etc/passwd', '/etc/hosts']) {
+      const outside = await runCli(['index', repo, '--paths', given], env);
+      expect(outside.code, given).toBe(2);
+      expect(outside.stderr).toBe(`monorag: --paths: ${given} is outside the project ${repo}; give a path inside it, relative to the project root or absolute.\n`);
+    }
     const hook = await runCli(['index', repo, '--hook', 'post-commit'], env);
     expect(hook.code).toBe(2);
     expect(hook.stderr).toContain('--hook applies only with --from-queue');

@@ -63,9 +63,10 @@ export async function runIndexCommand(project: string | undefined, options: Inde
     overrides: { dataDir: options.dataDir, index: { maxFileBytes: options.maxFileBytes } },
   });
   // --paths takes repo-relative paths or absolute ones inside the project, as `search --path` does; the root itself means everything.
-  let paths = options.paths?.map((p) => (path.isAbsolute(p) ? (resolvePathPrefix(context.root, p, '--paths') ?? '') : p));
+  // A path outside the project, absolute elsewhere or relative climbing out with `..`, is refused here with one message
+  // naming --paths (PATH_OUTSIDE_PROJECT), before any warning that it names no file.
+  let paths = options.paths?.map((p) => resolvePathPrefix(context.root, p, '--paths') ?? '');
   if (paths?.includes('')) paths = undefined;
-  // A path that leaves the root is refused here, before any warning that it names no file.
   if (paths) normaliseScope(paths);
   // Team stack: the work goes to `monorag worker` processes through BullMQ; in-process runs write SQLite only.
   if (context.config.queue.kind === 'bullmq') {

@@ -40,6 +40,7 @@ export function createProgram(): Command {
     .option('--from-queue', 'index the paths queued by the git hooks (used by the hooks); prints one line per run')
     .option('--hook <name>', 'with --from-queue: the git hook that started the run, named in its line (used by the hooks)')
     .option('--queued <n>', 'with --hook: how many paths that hook queued, or "full", as its line reports (used by the hooks)', parseHookQueued)
+    .option('--queue-file <file>', "with --hook: that hook's own queue file; with the BullMQ queue the run enqueues its paths (used by the hooks)")
     .option('--verbose', 'with --from-queue: print the full report too (as MONORAG_LOG_LEVEL=info does)')
     .action(async (path: string, opts) => {
       await runIndexCommand(path, opts);

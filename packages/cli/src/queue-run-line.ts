@@ -29,3 +29,18 @@ export function queueRunLine(hook: string, queued: HookQueued, outcome: string, 
   const what = queued === 'full' ? 'a full run' : `${queued} ${more ? 'more ' : ''}path(s)`;
   return `${new Date().toISOString()} ${hook}: ${what} enqueued${more ? ' meanwhile' : ''}, ${outcome}\n`;
 }
+
+/** `a full run` or `N path(s)`. */
+export function queuedDescription(queued: HookQueued): string {
+  return queued === 'full' ? 'a full run' : `${queued} path(s)`;
+}
+
+/**
+ * The one line of a git hook's run in queue mode (`queue.kind` bullmq) in the hooks' log: time, hook,
+ * what this hook queued (`queued N path(s)` or `asked for a full run`), then `outcome`: what this hook's
+ * own run did, e.g. `put 2 file job(s) on monorag-index-x for the workers in 40 ms`. Several hooks firing
+ * at once (a checkout, a rebase) each get a line of their own paths and jobs. Ends with a newline.
+ */
+export function hookEnqueueLine(hook: string, queued: HookQueued, outcome: string): string {
+  return `${new Date().toISOString()} ${hook}: ${queued === 'full' ? 'asked for a full run' : `queued ${queued} path(s)`}; ${outcome}\n`;
+}

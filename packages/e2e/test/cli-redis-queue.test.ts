@@ -187,7 +187,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       await until(() => logText().includes('for the workers'), 60_000, `the hook's line in hooks.log (so far: ${logText()})`);
       const key = await projectKeyOf(project, env);
       const name = indexQueueName(key);
-      expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: 2 path\\(s\\) enqueued, 2 file job\\(s\\) queued on ${name} for the workers in \\d+ ms\n$`));
+      expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: queued 2 path\\(s\\); put 2 file job\\(s\\) on ${name} for the workers in \\d+ ms\n$`));
       expect(readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'))).toEqual([]);
       const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
       try {

@@ -166,7 +166,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       const log = path.join(dataDir, 'hooks.log');
       const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
       await until(() => logText().includes('for the workers'), `the hook's line (so far: ${logText()})`);
-      expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: 1 path\\(s\\) enqueued, 1 file job\\(s\\) queued on ${name} for the workers in \\d+ ms\\n$`));
+      expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: queued 1 path\\(s\\); put 1 file job\\(s\\) on ${name} for the workers in \\d+ ms\\n$`));
       expect(await waiting(queue)).toEqual(['src/a.ts', 'src/b.ts']);
 
       const status = (await (await fetch(`http://127.0.0.1:${port}/v1/status`)).json()) as { files: number };

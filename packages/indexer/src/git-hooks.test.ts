@@ -94,12 +94,15 @@ describe('git hooks', () => {
     };
 
     commitWith([binDir, ...basePath], 'c.ts');
-    expect(await argsOf('monorag')).toBe(`index ${root} --from-queue --quiet --hook post-commit --queued 1\n`);
+    // The hook names its own queue file, which holds the path it queued.
+    const first = await argsOf('monorag');
+    expect(first).toMatch(new RegExp(`^index ${root} --from-queue --quiet --hook post-commit --queued 1 --queue-file ${dataDir}/queue/\\d+-\\d+-post-commit\\.paths\n$`));
+    expect(readFileSync(first.trim().split(' --queue-file ')[1]!, 'utf8')).toBe('c.ts\n');
     expect(existsSync(path.join(tools, 'recorded-monorag.args'))).toBe(false);
 
     commitWith(basePath, 'd.ts');
     // `git add -A` also committed the first hook's queue file here (no exclude in this repo), so the count varies.
-    expect(await argsOf('recorded-monorag')).toMatch(new RegExp(`^index ${root} --from-queue --quiet --hook post-commit --queued \\d+\n$`));
+    expect(await argsOf('recorded-monorag')).toMatch(new RegExp(`^index ${root} --from-queue --quiet --hook post-commit --queued \\d+ --queue-file ${dataDir}/queue/\\S+\\.paths\n$`));
   });
 
   it('log one line when a running indexer will take the queued paths', async () => {

@@ -48,8 +48,10 @@ function shellQuote(s: string): string {
  * sides of a rename) to a new queue file in the data directory, and starts `monorag index --from-queue`
  * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
  * on PATH when there is one, else `command`), telling it with `--queued` how many paths this hook
- * queued (lines of its queue file, or `full`). Each run adds one line to `<dataDir>/hooks.log`: the
- * indexer's (hook, paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
+ * queued (lines of its queue file, or `full`) and with `--queue-file` which file is its own (in queue
+ * mode the run enqueues that file's paths, so its line says what this hook did, not what several hooks
+ * firing at once did together). Each run adds one line to `<dataDir>/hooks.log`: the indexer's (hook,
+ * paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
  * It returns the chained hook's status.
  */
 export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: GitHooksOptions): string {
@@ -57,7 +59,7 @@ export function hookScript(name: string, { root, dataDir, command, preferPathBin
   const pick = preferPathBin
     ? `if command -v monorag >/dev/null 2>&1; then set -- monorag; else set -- ${recorded}; fi`
     : `set -- ${recorded}`;
-  const args = ['index', root, '--from-queue', '--quiet', '--hook', name].map(shellQuote).join(' ') + ' --queued "$count"';
+  const args = ['index', root, '--from-queue', '--quiet', '--hook', name].map(shellQuote).join(' ') + ' --queued "$count" --queue-file "$queued"';
   return `#!/bin/sh
 ${HOOK_MARKER}
 hook=${name}

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -34,8 +34,19 @@ export function enqueuePaths(dataDir: string, paths: readonly string[]): void {
   renameSync(tmp, path.join(dir, `${name}.paths`));
 }
 
-/** Reads every complete queue file of a data directory (nothing is removed until `remove`). */
-export function readPathQueue(dataDir: string): QueuedPaths {
+/** Options of {@link readPathQueue}. */
+export interface ReadPathQueueOptions {
+  /**
+   * Only queue files written at least this long ago (by mtime), in ms: files that runs which failed or
+   * were stopped left behind, not the ones hook runs starting now are about to take. Default 0: every file.
+   */
+  minAgeMs?: number;
+  /** Leave out this queue file (absolute path): the caller's own, read with {@link readQueueFile}. */
+  except?: string;
+}
+
+/** Reads every complete queue file of a data directory (nothing is removed until `remove`); `options` narrows which. */
+export function readPathQueue(dataDir: string, { minAgeMs = 0, except }: ReadPathQueueOptions = {}): QueuedPaths {
   const dir = path.join(dataDir, PATH_QUEUE_DIR);
   let names: string[];
   try {
@@ -44,19 +55,44 @@ export function readPathQueue(dataDir: string): QueuedPaths {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     names = [];
   }
+  const files = names.map((name) => path.join(dir, name)).filter((file) => file !== except);
+  const now = Date.now();
+  return readFiles(minAgeMs > 0 ? files.filter((file) => (mtimeOf(file) ?? now) <= now - minAgeMs) : files);
+}
+
+/**
+ * Reads one queue file (a git hook's own, whose path the hook passes to its run); `entries` is 0 when
+ * it is gone (another run took it). Nothing is removed until `remove`.
+ */
+export function readQueueFile(file: string): QueuedPaths {
+  return readFiles([file]);
+}
+
+/** The file's mtime in ms, or undefined when it is gone. */
+function mtimeOf(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Reads the given queue files, skipping those another reader removed meanwhile. */
+function readFiles(files: readonly string[]): QueuedPaths {
   const paths = new Set<string>();
   let full = false;
   const read: string[] = [];
-  for (const name of names) {
+  for (const file of files) {
     let text: string;
     try {
-      text = readFileSync(path.join(dir, name), 'utf8');
+      text = readFileSync(file, 'utf8');
     } catch (error) {
       // Another reader removed it after indexing its paths.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
-    read.push(name);
+    read.push(file);
     for (const line of text.split('\n')) {
       if (line === FULL_RUN_MARK) full = true;
       else if (line !== '') paths.add(line);
@@ -67,7 +103,7 @@ export function readPathQueue(dataDir: string): QueuedPaths {
     full,
     entries: read.length,
     remove() {
-      for (const name of read) rmSync(path.join(dir, name), { force: true });
+      for (const file of read) rmSync(file, { force: true });
     },
   };
 }

@@ -29,6 +29,12 @@ export interface IndexCommandOptions {
    * reports; without, the line reports what the run took from the queue (every hook's files).
    */
   queued?: HookQueued;
+  /**
+   * With `hook`: that hook's own queue file (absolute). With the BullMQ queue the run enqueues that file's
+   * paths (and those earlier runs left behind), so that its line states what this hook did (see
+   * `runEnqueueFromQueue`); an in-process run indexes every queued path under the lock, as without it.
+   */
+  queueFile?: string;
   /** With `fromQueue`: print the full report too, not only the one log line (as log level info, debug or trace does). */
   verbose?: boolean;
 }
@@ -57,6 +63,9 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   if (options.queued !== undefined && options.hook === undefined) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, "--queued applies only with --hook (the git hooks' runs); drop it.");
   }
+  if (options.queueFile !== undefined && options.hook === undefined) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, "--queue-file applies only with --hook (the git hooks' runs); drop it.");
+  }
   const context = createProjectContext({
     project,
     argName: '<path>',
@@ -71,7 +80,9 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   // Team stack: the work goes to `monorag worker` processes through BullMQ; in-process runs write SQLite only.
   if (context.config.queue.kind === 'bullmq') {
     // A hook's run hands its queued paths to the workers and returns; others wait for the workers.
-    if (options.fromQueue) await runEnqueueFromQueue(project, { dataDir: options.dataDir, hook: options.hook, queued: options.queued, json: options.json });
+    if (options.fromQueue) {
+      await runEnqueueFromQueue(project, { dataDir: options.dataDir, hook: options.hook, queued: options.queued, queueFile: options.queueFile, json: options.json });
+    }
     else await runEnqueueCommand(project, { dataDir: options.dataDir, rebuild: options.rebuild, wait: true, json: options.json, paths });
     return null;
   }

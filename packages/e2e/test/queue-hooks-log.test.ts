@@ -1,0 +1,124 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueuePaths } from '@monorag/indexer';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
+import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { git, makeGitRepo, tokenFile } from './git-repo.js';
+
+let embedding: FakeEmbeddingHttp;
+let redis: TestRedis;
+const spawned: ChildProcess[] = [];
+const repos: string[] = [];
+const queues: BullmqIndexQueue[] = [];
+
+beforeAll(async () => {
+  embedding = await startFakeEmbeddingHttp();
+  redis = await startRedisServer();
+});
+
+afterAll(async () => {
+  for (const child of spawned) killGroup(child, 'SIGKILL');
+  for (const queue of queues) await queue.close();
+  await redis?.stop();
+  await embedding?.stop();
+  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean, what: () => string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * A queue-mode project (its own project key and queue) indexed by a worker from its first commit, with
+ * monorag's hooks installed (run from source).
+ */
+async function indexedQueueProject(files: Record<string, string>, prepare?: (repo: string) => void) {
+  const repo = makeGitRepo(files);
+  repos.push(repo);
+  prepare?.(repo);
+  const key = `qh-${randomUUID().slice(0, 8)}`;
+  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
+  const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
+  queues.push(queue);
+  const { command, args } = cliCommand(['worker', repo]);
+  const worker = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: 'ignore', detached: true });
+  spawned.push(worker);
+  const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+  const indexed = await runCli(['index', repo, '--quiet'], env);
+  expect(indexed.code, indexed.stderr).toBe(0);
+  worker.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+  expect(installed.code, installed.stderr).toBe(0);
+  const dataDir = path.join(repo, '.monorag');
+  const log = path.join(dataDir, 'hooks.log');
+  const logLines = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+  return { repo, env, name: indexQueueName(key), queue, dataDir, logLines };
+}
+
+/** Runs git with the environment the hooks (and the runs they start) inherit. */
+function gitWith(repo: string, env: Record<string, string>, ...args: string[]): void {
+  execFileSync('git', args, { cwd: repo, env: { ...process.env, ...env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' }, stdio: 'ignore' });
+}
+
+/** The lines without their time stamp and with the ms replaced by N, sorted. */
+function shapes(lines: readonly string[]): string[] {
+  return lines.map((line) => line.replace(/^\S+Z /, '').replace(/ in \d+ ms/, ' in N ms')).sort();
+}
+
+describe("the git hooks' log in queue mode (queue.kind bullmq)", () => {
+  it("a rebase fires post-checkout, post-commit and post-rewrite at once: each hook's line gives its own paths and its own run's file jobs", async () => {
+    // feature edits a.ts, main edits b.ts; the index is built on feature (before the hooks exist); then, on feature, rebase onto main.
+    const { repo, env, name, queue, dataDir, logLines } = await indexedQueueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') }, (root) => {
+      git(root, 'checkout', '-q', '-b', 'feature');
+      writeFileSync(path.join(root, 'src/a.ts'), tokenFile('alphaToken2'));
+      git(root, 'commit', '-q', '-am', 'edit a');
+      git(root, 'checkout', '-q', 'main');
+      writeFileSync(path.join(root, 'src/b.ts'), tokenFile('betaToken2'));
+      git(root, 'commit', '-q', '-am', 'edit b');
+      git(root, 'checkout', '-q', 'feature');
+    });
+    const before = logLines().length;
+    expect(before).toBe(0);
+
+    gitWith(repo, env, 'rebase', '-q', 'main');
+    await until(() => logLines().length === 3, () => `the rebase's three lines (so far: ${logLines().join(' | ')})`);
+    // post-checkout (feature -> main, at the start): a.ts and b.ts differ; post-commit (the picked commit): a.ts;
+    // post-rewrite (old feature -> rebased): b.ts. Each run planned its own paths against the index of feature,
+    // from which only b.ts differs in the rebased tree (a single run taking every hook's paths logged the total once).
+    expect(shapes(logLines())).toEqual([
+      `post-checkout: queued 2 path(s); put 1 file job(s) on ${name} for the workers in N ms`,
+      `post-commit: queued 1 path(s); put 0 file job(s) on ${name} for the workers in N ms`,
+      `post-rewrite: queued 1 path(s); put 1 file job(s) on ${name} for the workers in N ms`,
+    ]);
+    expect(readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'))).toEqual([]);
+    expect((await queue.list(['waiting'])).map((j) => j.path)).toEqual(['src/b.ts']);
+  }, 180_000);
+
+  it('a queue file an earlier run left behind is taken by the next hook run and named apart from its own', async () => {
+    const { repo, env, name, queue, dataDir, logLines } = await indexedQueueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+    // Left by a run that failed two minutes ago (Redis down, say): src/b.ts, edited meanwhile.
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('betaToken2'));
+    enqueuePaths(dataDir, ['src/b.ts']);
+    const [left] = readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'));
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(path.join(dataDir, 'queue', left!), old, old);
+    writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('gammaToken'));
+    gitWith(repo, env, 'add', 'src/c.ts');
+    gitWith(repo, env, 'commit', '-q', '-m', 'add c');
+    await until(() => logLines().length === 1, () => `the commit's line (so far: ${logLines().join(' | ')})`);
+    expect(shapes(logLines())).toEqual([
+      `post-commit: queued 1 path(s); put 1 file job(s) on ${name} for the workers in N ms; also 1 path(s) that earlier runs left in the queue: 1 file job(s)`,
+    ]);
+    expect(readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'))).toEqual([]);
+    expect((await queue.list(['waiting'])).map((j) => j.path).sort()).toEqual(['src/b.ts', 'src/c.ts']);
+  }, 120_000);
+});

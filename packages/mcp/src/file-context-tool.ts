@@ -35,6 +35,7 @@ function truncationNote(context: FileContext): string {
 /**
  * Registers `get_file_context`: bounded, path-checked reading of lines of a project file. Files the
  * index's rules leave out (`isReadable`) and files holding a private key are refused as `isError` results.
+ * An empty file is said to be one (`<path> is empty (0 lines).`), not shown as one empty line.
  */
 export function registerFileContextTool(server: McpServer, options: FileContextToolOptions): void {
   server.registerTool(
@@ -70,7 +71,10 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
         });
         const index = await options.readFreshness();
         const more = (context.truncated ? truncationNote(context) : '') + (context.redacted ? redactionNote(context.redacted) : '');
-        const text = `${printablePath(context.path)}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
+        const text =
+          context.totalLines === 0
+            ? `${printablePath(context.path)} is empty (0 lines).\n\n${formatFreshness(index)}`
+            : `${printablePath(context.path)}:${context.startLine}-${context.endLine} of ${context.totalLines} lines\n\n${fenceCode(context.text)}${more}\n\n${formatFreshness(index)}`;
         return { content: [{ type: 'text', text }], structuredContent: { ...context, index } };
       } catch (error) {
         return errorResult(error);

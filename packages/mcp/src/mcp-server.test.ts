@@ -23,6 +23,7 @@ beforeAll(() => {
   const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
   writeFileSync(path.join(root, 'realkey.txt'), key);
   writeFileSync(path.join(root, 'comment-then-long.js'), `// comment\n${'y'.repeat(600_000)}\n`);
+  writeFileSync(path.join(root, 'empty.py'), '');
 });
 
 afterEach(async () => {
@@ -92,6 +93,14 @@ describe('MCP tools', () => {
       isError: true,
       text: 'PATH_IGNORED: Argument "path": realkey.txt holds a private key, so the index leaves it out (skip reason "secret"); it is not served.',
     });
+  });
+
+  it('get_file_context says an empty file is empty (0 lines), with no code block', async () => {
+    const result = await call('get_file_context', { path: 'empty.py' });
+    expect(result.isError).toBe(false);
+    expect(result.text).toMatch(/^empty\.py is empty \(0 lines\)\.\n\n/);
+    expect(result.text).not.toContain('```');
+    expect(result.structured).toMatchObject({ path: 'empty.py', startLine: 1, endLine: 0, totalLines: 0, text: '' });
   });
 
   it('get_file_context cuts a line longer than 40,000 characters there and says the rest cannot be read', async () => {

@@ -18,6 +18,8 @@ beforeAll(() => {
   writeFileSync(path.join(sibling, 'key.txt'), 'secret');
   writeFileSync(path.join(root, 'src', 'a.ts'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\r\n') + '\r\n');
   symlinkSync(path.join(sibling, 'key.txt'), path.join(root, 'link.txt'));
+  writeFileSync(path.join(root, 'empty.py'), '');
+  writeFileSync(path.join(root, 'newline.py'), '\n');
   symlinkSync('loop-b', path.join(root, 'src', 'loop-a'));
   symlinkSync('loop-a', path.join(root, 'src', 'loop-b'));
   symlinkSync('../gone.md', path.join(root, 'src', 'dangling.md'));
@@ -42,6 +44,17 @@ describe('readFileContext', () => {
     const ctx = await readFileContext({ root, path: 'src/a.ts', startLine: 9, endLine: 50 });
     expect(ctx).toMatchObject({ startLine: 9, endLine: 10, text: 'line 9\nline 10', truncated: false, totalLines: 10 });
     expect(await readFileContext({ root, path: 'src/a.ts' })).toMatchObject({ startLine: 1, endLine: 10, truncated: false });
+  });
+
+  it('gives an empty file 0 lines and no text (not one empty line), and a file of one newline one line', async () => {
+    expect(await readFileContext({ root, path: 'empty.py' })).toEqual({ path: 'empty.py', startLine: 1, endLine: 0, totalLines: 0, text: '', truncated: false });
+    expect(await readFileContext({ root, path: 'empty.py', startLine: 1, endLine: 10 })).toMatchObject({ endLine: 0, totalLines: 0 });
+    await expect(readFileContext({ root, path: 'empty.py', startLine: 2 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      argument: 'startLine',
+      message: 'Argument "startLine" (2) is past the end of empty.py, which is empty (0 lines).',
+    });
+    expect(await readFileContext({ root, path: 'newline.py' })).toEqual({ path: 'newline.py', startLine: 1, endLine: 1, totalLines: 1, text: '', truncated: false });
   });
 
   it('refuses a startLine past the end, naming the argument', async () => {

@@ -32,9 +32,12 @@ export interface FileContext {
   path: string;
   /** First line returned, 1-based. */
   startLine: number;
-  /** Last line returned, 1-based inclusive (may be below the requested endLine when bounded or clamped). */
+  /**
+   * Last line returned, 1-based inclusive (may be below the requested endLine when bounded or clamped);
+   * 0 for an empty file, which has no line (startLine 1, endLine 0: no line returned).
+   */
   endLine: number;
-  /** Lines in the whole file. */
+  /** Lines in the whole file; 0 for an empty file (0 bytes). */
   totalLines: number;
   /** The lines startLine..endLine joined by '\n'; never longer than maxChars characters. */
   text: string;
@@ -75,7 +78,8 @@ function cutLineAt(line: string, maxChars: number): string {
  * indexer's `secret` skip reason, detected by the same `holdsPrivateKey`) is refused whether or not it
  * was ever indexed. Secrets in the file are replaced by `[REDACTED:<rule>]` (as the indexer does,
  * whatever the index holds; `redacted` counts those in the lines returned); line numbers, line counts and
- * the `maxChars` bound apply to the redacted text.
+ * the `maxChars` bound apply to the redacted text. An empty file (0 bytes) has 0 lines: read from line 1
+ * it gives `totalLines` 0, `endLine` 0 and no text.
  * @throws MonoragError `INVALID_ARGUMENT` (bad range, startLine past the end of the file; a path that
  *   is empty, holds a NUL byte or is not a regular file, such as a directory or a named pipe, which is
  *   never read from), `PATH_OUTSIDE_PROJECT` (outside the root), `PATH_IGNORED` (inside it but excluded
@@ -121,15 +125,16 @@ export async function readFileContext(options: FileContextOptions): Promise<File
     const count = spansInLines(decoded.text, secrets, from, to);
     return count > 0 ? { redacted: count } : {};
   };
-  const lines = served.split('\n');
+  // An empty file has no line (a file of one newline has one, empty).
+  const lines = served === '' ? [] : served.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const totalLines = lines.length;
+  if (totalLines === 0 && startLine === 1) return { path: target.rel, startLine: 1, endLine: 0, totalLines: 0, text: '', truncated: false };
   if (startLine > totalLines) {
-    throw new MonoragError(
-      ErrorCode.INVALID_ARGUMENT,
-      `Argument "startLine" (${startLine}) is past the end of ${target.rel}, which has ${totalLines} line${totalLines === 1 ? '' : 's'}.`,
-      { argument: 'startLine' },
-    );
+    const size = totalLines === 0 ? 'is empty (0 lines)' : `has ${totalLines} line${totalLines === 1 ? '' : 's'}`;
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "startLine" (${startLine}) is past the end of ${target.rel}, which ${size}.`, {
+      argument: 'startLine',
+    });
   }
   const first = lines[startLine - 1]!;
   if (first.length > maxChars) {

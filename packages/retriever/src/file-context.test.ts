@@ -19,6 +19,11 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src', 'a.ts'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\r\n') + '\r\n');
   symlinkSync(path.join(sibling, 'key.txt'), path.join(root, 'link.txt'));
   writeFileSync(path.join(root, 'empty.py'), '');
+  // Names with accents, written precomposed (NFC, as Linux tools do) and decomposed (NFD, as macOS does).
+  mkdirSync(path.join(root, 'docs'));
+  writeFileSync(path.join(root, 'docs', 'résumé-ünïcode.md'.normalize('NFC')), '# Résumé\n');
+  mkdirSync(path.join(root, 'café'.normalize('NFD')));
+  writeFileSync(path.join(root, 'café'.normalize('NFD'), 'menü.md'.normalize('NFC')), '# Menü\n');
   writeFileSync(path.join(root, 'newline.py'), '\n');
   symlinkSync('loop-b', path.join(root, 'src', 'loop-a'));
   symlinkSync('loop-a', path.join(root, 'src', 'loop-b'));
@@ -55,6 +60,18 @@ describe('readFileContext', () => {
       message: 'Argument "startLine" (2) is past the end of empty.py, which is empty (0 lines).',
     });
     expect(await readFileContext({ root, path: 'newline.py' })).toEqual({ path: 'newline.py', startLine: 1, endLine: 1, totalLines: 1, text: '', truncated: false });
+  });
+
+  it('finds a name spelt in the other Unicode form (NFC or NFD) than on disk, and answers with the spelling on disk', async () => {
+    const nfc = 'docs/résumé-ünïcode.md'.normalize('NFC');
+    expect(await readFileContext({ root, path: nfc.normalize('NFD') })).toMatchObject({ path: nfc, text: '# Résumé', totalLines: 1 });
+    expect(await readFileContext({ root, path: nfc })).toMatchObject({ path: nfc });
+    // Each component as the disk spells it: a decomposed directory holding a precomposed name.
+    const mixed = `${'café'.normalize('NFD')}/${'menü.md'.normalize('NFC')}`;
+    for (const asked of [mixed.normalize('NFC'), mixed.normalize('NFD'), path.join(root, mixed.normalize('NFC'))]) {
+      expect(await readFileContext({ root, path: asked })).toMatchObject({ path: mixed, text: '# Menü' });
+    }
+    await expect(readFileContext({ root, path: 'docs/résumé-missing.md' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('refuses a startLine past the end, naming the argument', async () => {

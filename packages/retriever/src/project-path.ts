@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 
@@ -20,6 +20,46 @@ function linkTarget(abs: string): string | undefined {
   }
 }
 
+/**
+ * `lexical` (inside `root`) spelt as on disk when it names an entry only in another Unicode
+ * normalisation form: each component below `root` that does not exist as given is matched to the entry
+ * of its directory equal to it in NFC (so `résumé` typed precomposed, NFC, finds a name written
+ * decomposed, NFD, as macOS writes names, and the other way round). Undefined when a component has no
+ * such entry, or the path is ASCII (which has one form).
+ */
+function inOtherUnicodeForm(root: string, lexical: string): string | undefined {
+  if (!/[^\p{ASCII}]/u.test(lexical)) return undefined;
+  let current = root;
+  for (const part of path.relative(root, lexical).split(path.sep)) {
+    const given = path.join(current, part);
+    if (exists(given)) {
+      current = given;
+      continue;
+    }
+    const wanted = part.normalize('NFC');
+    let match: string | undefined;
+    try {
+      match = readdirSync(current).find((entry) => entry.normalize('NFC') === wanted);
+    } catch {
+      // Not a directory we can list: no other spelling to find there.
+      return undefined;
+    }
+    if (match === undefined) return undefined;
+    current = path.join(current, match);
+  }
+  return current;
+}
+
+/** True when something (a file, a directory, a link, even a dangling one) is at `abs`. */
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
@@ -28,7 +68,9 @@ function isInside(root: string, candidate: string): boolean {
  * Resolves a user-supplied path (repo-relative, or absolute inside the project) against the project
  * root and refuses anything outside it: `..` segments that climb out, absolute paths elsewhere,
  * symbolic links whose target is outside, and sibling directories that merely share the root's
- * name as a prefix (`/repo-other` for root `/repo`).
+ * name as a prefix (`/repo-other` for root `/repo`). A path not found as given is looked up in the
+ * other Unicode normalisation form (NFC or NFD, component by component) before it is said not to exist;
+ * `rel` and `abs` are then spelt as on disk.
  * @param root Absolute real path of the project root.
  * @param argName Name of the argument, used in error messages (e.g. `path`).
  * @throws MonoragError `INVALID_ARGUMENT` (empty, or holding a NUL byte), `PATH_OUTSIDE_PROJECT` or
@@ -55,27 +97,51 @@ export function resolveProjectPath(root: string, userPath: string, argName = 'pa
       argument,
     );
   }
-  let real: string;
+  let found = realOf(lexical);
+  // Not there as given: the name may be on disk in the other Unicode form (NFC vs NFD); paths are kept as the disk spells them.
+  const respelt = 'error' in found && errorCode(found.error) === 'ENOENT' ? inOtherUnicodeForm(root, lexical) : undefined;
+  if (respelt !== undefined) found = realOf(respelt);
+  if ('error' in found) throw notFound(root, respelt ?? lexical, found.error, userPath, argName);
+  return inProject(root, found.real, userPath, argName);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code;
+}
+
+/**
+ * The `NOT_FOUND` error for `userPath` (at `abs`), whose realpath failed with `error`: a symbolic link
+ * that dangles or loops is said to be one, naming its target; anything else does not exist.
+ */
+function notFound(root: string, abs: string, error: unknown, userPath: string, argName: string): MonoragError {
+  const argument = { argument: argName };
+  const to = linkTarget(abs);
+  if (to === undefined) return new MonoragError(ErrorCode.NOT_FOUND, `Argument "${argName}": ${userPath} does not exist in the project ${root}.`, argument);
+  const loop = errorCode(error) === 'ELOOP';
+  return new MonoragError(
+    ErrorCode.NOT_FOUND,
+    `Argument "${argName}": ${userPath} is a symbolic link to ${to}, ${loop ? 'a chain of links that leads back to itself' : 'which does not exist'}; ` +
+      `the index does not follow it (skip reason "${loop ? 'symlink-loop' : 'symlink-broken'}"), and there is no file to read.`,
+    argument,
+  );
+}
+
+/** The real path of `abs`, or the error realpath threw. */
+function realOf(abs: string): { real: string } | { error: unknown } {
   try {
-    real = realpathSync(lexical);
+    return { real: realpathSync(abs) };
   } catch (error) {
-    const to = linkTarget(lexical);
-    if (to !== undefined) {
-      const loop = (error as NodeJS.ErrnoException).code === 'ELOOP';
-      throw new MonoragError(
-        ErrorCode.NOT_FOUND,
-        `Argument "${argName}": ${userPath} is a symbolic link to ${to}, ${loop ? 'a chain of links that leads back to itself' : 'which does not exist'}; ` +
-          `the index does not follow it (skip reason "${loop ? 'symlink-loop' : 'symlink-broken'}"), and there is no file to read.`,
-        argument,
-      );
-    }
-    throw new MonoragError(ErrorCode.NOT_FOUND, `Argument "${argName}": ${userPath} does not exist in the project ${root}.`, argument);
+    return { error };
   }
+}
+
+/** `real` as a {@link ProjectPath}, refused when a symbolic link led it outside `root`. */
+function inProject(root: string, real: string, userPath: string, argName: string): ProjectPath {
   if (!isInside(root, real)) {
     throw new MonoragError(
       ErrorCode.PATH_OUTSIDE_PROJECT,
       `Argument "${argName}" (${userPath}) leads outside the project ${root} through a symbolic link; refused.`,
-      argument,
+      { argument: argName },
     );
   }
   return { rel: path.relative(root, real).split(path.sep).join('/'), abs: real };

@@ -180,3 +180,20 @@ describe('a command on a subdirectory of a project (monorag.json and .monorag/ a
     expect(await stopWorker(worker)).toBe(0);
   }, 120_000);
 });
+
+describe('stopping a worker', () => {
+  it('takes a SIGTERM heard twice (a group-wide kill, then tsx relaying it) as one graceful stop: exit 0, not a forced stop or 143', async () => {
+    const project = repo();
+    const worker = startWorker(project, { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, EMBEDDING_URL: embedding.url, MONORAG_DATA_DIR: dataDir() });
+    const deadline = Date.now() + 30_000;
+    while (!worker.stderr().includes('Ctrl-C stops after the active jobs') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    // The whole group, twice moments apart: one request heard twice, as when tsx relays a group's signal the
+    // worker has not answered within 30 ms (a loaded machine), which killed it (exit 143) once its listeners were gone.
+    killGroup(worker.child, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    killGroup(worker.child, 'SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(worker.stderr().match(/stopping after the active jobs/g)).toHaveLength(1);
+    expect(worker.stderr()).not.toContain('forced stop');
+  }, 60_000);
+});

@@ -5,6 +5,7 @@ import { enqueueRunLine, enqueuerRunner, openProjectEnqueuer } from '../project-
 import { openProjectIndexer } from '../project-indexer.js';
 import { skippedLines } from '../skipped-lines.js';
 import { indexerRunner, watchProject, type WatchedProject } from '../watch-project.js';
+import { DUPLICATE_SIGNAL_MS } from '../duplicate-signal.js';
 
 /** Options of `monorag watch`. */
 export interface WatchCommandOptions {
@@ -20,14 +21,6 @@ export interface WatchCommandOptions {
 
 /** The debounce `monorag watch` uses when none is given, in ms (the watcher's own default). */
 const DEFAULT_DEBOUNCE_MS = 100;
-
-/**
- * How long after the first SIGINT/SIGTERM another one counts as the same request, in ms: 2 s. A
- * Ctrl-C in a terminal signals the whole process group, and `pnpm monorag` / tsx relay it to the CLI
- * again (tsx after 30 ms without an answer), so the CLI often hears one keypress twice, moments apart.
- * A signal after this interval is a user insisting, and stops the process at once.
- */
-const DUPLICATE_SIGNAL_MS = 2_000;
 
 /** The line printed after each run: time, mode, counts and time taken, then the skipped files and why. */
 function runLine(r: IndexReport): string {

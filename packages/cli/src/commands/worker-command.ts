@@ -8,6 +8,7 @@ import { recordDrainedQueue } from '../queue-freshness.js';
 import { createIndexChunker, secretScannerOf } from '@monorag/indexer';
 import type { ChunkStore } from '@monorag/store';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { DUPLICATE_SIGNAL_MS } from '../duplicate-signal.js';
 
 /** Options of `monorag worker`. */
 export interface WorkerCommandOptions {
@@ -44,7 +45,8 @@ function requireQueueOfWorkers({ config, root }: ProjectContext): void {
 /**
  * `monorag worker [path]`: takes file jobs of the project's BullMQ queue (Redis at REDIS_URL) and
  * indexes each under this checkout into the configured store, `queue.concurrency` jobs at a time.
- * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces. With
+ * SIGINT / SIGTERM stop it gracefully: no new jobs, active ones finish; a second signal forces (a repeat
+ * within `DUPLICATE_SIGNAL_MS`, 2 s, is the same request relayed, and ignored). With
  * Redis down (or lost during the stop) it stops at once without waiting for Redis, saying so in one
  * line on stderr.
  * After each job, a worker that finds the queue drained records the index's freshness (`indexedAt`,
@@ -150,13 +152,17 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
         await queue.close();
       }
       await store.close();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      // The signal listeners stay: with none left, a relayed copy of the signal that stopped the worker
+      // (tsx, pnpm, a group-wide kill) would kill the process (exit 143) on its way out.
       resolveDone();
     })();
     return stopping;
   };
+  let firstSignalAt: number | undefined;
   const onSignal = (): void => {
+    // One Ctrl-C heard twice (the group's signal, then tsx's or pnpm's relay) is one request to stop gracefully.
+    if (firstSignalAt !== undefined && Date.now() - firstSignalAt < DUPLICATE_SIGNAL_MS) return;
+    firstSignalAt ??= Date.now();
     const force = stopping !== undefined;
     process.stderr.write(force ? 'monorag worker: forced stop\n' : 'monorag worker: stopping after the active jobs\n');
     stop(force).catch((error: Error) => logger.error({ error: error.message }, 'worker shutdown failed'));

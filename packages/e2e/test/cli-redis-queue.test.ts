@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_SCANNER_META, secretScannerOf } from '@monorag/indexer';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, writeTokenProject, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
-import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { CLI_ENTRY, killGroup, runCli, startCli, TSX, until } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { findFreePort } from '@monorag/embedder-client';
@@ -33,25 +33,6 @@ async function projectKeyOf(project: string, env: Record<string, string>): Promi
   const name = (JSON.parse(run.stdout) as { queue: string }).queue;
   expect(name).toMatch(new RegExp(`^monorag-index-${path.basename(project)}-[0-9a-f]{8}$`));
   return name.slice('monorag-index-'.length);
-}
-
-/** Starts `monorag <args>` in its own process group and collects its stderr. */
-function startCli(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const { command, args: full } = cliCommand(args);
-  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  spawned.push(child);
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stderr: () => stderr, exited };
-}
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 beforeAll(async () => {
@@ -110,10 +91,10 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
 
   it('a worker stopped with SIGTERM while Redis is down exits within a few seconds, saying why on stderr', async () => {
     const own = await startRedisServer();
-    const worker = startCli(['worker', repo], envFor(own.url));
-    await until(() => worker.stderr().includes('Ctrl-C stops after the active jobs'), 30_000, 'the worker to start');
+    const worker = startCli(['worker', repo], envFor(own.url), spawned);
+    await until(() => worker.stderr().includes('Ctrl-C stops after the active jobs'), 'the worker to start', 30_000);
     await own.stop();
-    await until(() => worker.stderr().includes('Redis connection lost'), 10_000, 'the lost-connection warning');
+    await until(() => worker.stderr().includes('Redis connection lost'), 'the lost-connection warning', 10_000);
     const signalled = Date.now();
     worker.child.kill('SIGTERM');
     const code = await Promise.race([worker.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000))]);
@@ -133,14 +114,14 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
 
     it('`monorag index` says it waits for workers, warns when none is connected, and finishes once one runs', async () => {
       const env = envFor(redis.url);
-      const index = startCli(['index', repo], env);
-      await until(() => index.stderr().includes('no worker is connected'), 30_000, 'the no-worker warning');
+      const index = startCli(['index', repo], env, spawned);
+      await until(() => index.stderr().includes('no worker is connected'), 'the no-worker warning', 30_000);
       const queue = `monorag-index-${await projectKeyOf(repo, env)}`;
       expect(index.stderr()).toBe(
         `monorag: 2 file jobs enqueued on ${queue}; waiting for \`monorag worker\` processes to index the 2 queued (Ctrl-C stops waiting; the jobs stay queued).\n` +
           `monorag: warning: no worker is connected to ${queue}; start one with \`monorag worker ${repo}\` (same REDIS_URL and store settings), here or on another machine. Still waiting.\n`,
       );
-      const worker = startCli(['worker', repo], env);
+      const worker = startCli(['worker', repo], env, spawned);
       expect(await index.exited).toBe(0);
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
@@ -150,8 +131,8 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
       dataDirs.push(project);
       const env = envFor(redis.url);
-      const index = startCli(['index', project, '--paths', 'src/a.ts'], env);
-      await until(() => index.stderr().includes('file jobs enqueued'), 30_000, 'the enqueue line');
+      const index = startCli(['index', project, '--paths', 'src/a.ts'], env, spawned);
+      await until(() => index.stderr().includes('file jobs enqueued'), 'the enqueue line', 30_000);
       expect(index.stderr().split('\n')[0]).toContain('monorag: 1 file jobs enqueued on');
       const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: await projectKeyOf(project, env) });
       try {
@@ -159,7 +140,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       } finally {
         await queue.close();
       }
-      const worker = startCli(['worker', project], env);
+      const worker = startCli(['worker', project], env, spawned);
       expect(await index.exited).toBe(0);
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
@@ -184,7 +165,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       execFileSync('git', ['commit', '-q', '-m', 'change a, add c'], { cwd: project, env: { ...process.env, ...env } });
       const log = path.join(dataDir, 'hooks.log');
       const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-      await until(() => logText().includes('for the workers'), 60_000, `the hook's line in hooks.log (so far: ${logText()})`);
+      await until(() => logText().includes('for the workers'), () => `the hook's line in hooks.log (so far: ${logText()})`, 60_000);
       const key = await projectKeyOf(project, env);
       const name = indexQueueName(key);
       expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: queued 2 path\\(s\\); put 2 file job\\(s\\) on ${name} for the workers in \\d+ ms\n$`));
@@ -193,7 +174,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       try {
         // The commit's paths only: src/b.ts, unchanged by it, gets no job although the index is empty.
         expect((await queue.list(['waiting'])).map((j) => j.path).sort()).toEqual(['src/a.ts', 'src/c.ts']);
-        const worker = startCli(['worker', project], env);
+        const worker = startCli(['worker', project], env, spawned);
         expect(await queue.drained()).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
         worker.child.kill('SIGTERM');
         expect(await worker.exited).toBe(0);
@@ -222,7 +203,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       const indexWithWorker = async (env: Record<string, string>, ...flags: string[]): Promise<unknown> => {
         const running = runCli(['index', root, '--json', ...flags], env);
         while ((await queue.counts()).waiting === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-        const worker = startCli(['worker', root], env);
+        const worker = startCli(['worker', root], env, spawned);
         const run = await running;
         worker.child.kill('SIGTERM');
         expect(await worker.exited).toBe(0);

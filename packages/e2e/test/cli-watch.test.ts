@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@monorag/store';
-import { cliCommand, killGroup, REPO_ROOT } from './cli.js';
+import { killGroup, startCli, until, type StartedCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -25,33 +25,9 @@ afterAll(async () => {
   for (const repo of repos) rmSync(repo, { recursive: true, force: true });
 });
 
-interface Watch {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** The exit code (null when killed by a signal). */
-  exited: Promise<number | null>;
-}
-
 /** Starts `monorag watch <args>` in its own process group, as a terminal runs it (a Ctrl-C signals the whole group). */
-function startWatch(args: string[], env: Record<string, string>): Watch {
-  const { command, args: full } = cliCommand(['watch', ...args]);
-  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  spawned.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function startWatch(args: string[], env: Record<string, string>): StartedCli {
+  return startCli(['watch', ...args], env, spawned);
 }
 
 /** The paths in the project's index, and the text of one file's chunks (read while the watcher runs: SQLite WAL allows it). */
@@ -70,7 +46,7 @@ async function readIndex(repo: string, file?: string): Promise<{ paths: string[]
  * Ctrl-C in a terminal: SIGINT to the whole group (tsx and the CLI), then, 50 ms later, the duplicate
  * that pnpm or tsx relays to the CLI (unless the CLI has exited by then).
  */
-async function ctrlC(watch: Watch, cliPid: number): Promise<void> {
+async function ctrlC(watch: StartedCli, cliPid: number): Promise<void> {
   process.kill(-watch.child.pid!, 'SIGINT');
   await new Promise((resolve) => setTimeout(resolve, 50));
   try {
@@ -85,7 +61,7 @@ async function ctrlC(watch: Watch, cliPid: number): Promise<void> {
  * The pid of the CLI process itself: tsx runs it in a child of the spawned process, and that child is
  * where pnpm or tsx relay a terminal's Ctrl-C (Linux: read from /proc).
  */
-function cliPid(watch: Watch): number {
+function cliPid(watch: StartedCli): number {
   const pid = watch.child.pid!;
   return Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]);
 }

@@ -60,3 +60,44 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
+
+/** A CLI process started by {@link startCli}: its output so far and its exit code. */
+export interface StartedCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** The exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `monorag <args>` from the repository root in its own process group (`detached`, so
+ * {@link killGroup} reaches tsx and the node process it runs, as a terminal's Ctrl-C does), with `env`
+ * over the test's environment (`MONORAG_LOG_LEVEL` warn unless `env` sets it), collecting its output.
+ * @param spawned the test file's list of children, killed in its `afterAll`; the child is added to it.
+ */
+export function startCli(args: string[], env: Record<string, string>, spawned: ChildProcess[]): StartedCli {
+  const { command, args: full } = cliCommand(args);
+  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  spawned.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/**
+ * Polls `check` every 100 ms until it holds.
+ * @param what what is awaited, named in the error: a text, or a function giving one at the time-out (to show state then).
+ * @param timeoutMs longest wait, in ms (default 60 s).
+ * @throws Error `timed out waiting for <what>` after `timeoutMs`.
+ */
+export async function until(check: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
-import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX, until } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { startGatewayProcess } from './gateway-process.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
@@ -37,14 +37,6 @@ interface Freshness {
   indexing: boolean;
   stale: boolean;
   warning: string | null;
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Starts `monorag worker <repo>` in its own process group. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueuePaths } from '@monorag/indexer';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
-import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX, until } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -27,14 +27,6 @@ afterAll(async () => {
   await embedding?.stop();
   for (const repo of repos) rmSync(repo, { recursive: true, force: true });
 });
-
-async function until(check: () => boolean, what: () => string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * A queue-mode project (its own project key and queue) indexed by a worker from its first commit, with
@@ -90,7 +82,7 @@ describe("the git hooks' log in queue mode (queue.kind bullmq)", () => {
     expect(before).toBe(0);
 
     gitWith(repo, env, 'rebase', '-q', 'main');
-    await until(() => logLines().length === 3, () => `the rebase's three lines (so far: ${logLines().join(' | ')})`);
+    await until(() => logLines().length === 3, () => `the rebase's three lines (so far: ${logLines().join(' | ')})`, 90_000);
     // post-checkout (feature -> main, at the start): a.ts and b.ts differ; post-commit (the picked commit): a.ts;
     // post-rewrite (old feature -> rebased): b.ts. Each run planned its own paths against the index of feature,
     // from which only b.ts differs in the rebased tree (a single run taking every hook's paths logged the total once).
@@ -114,7 +106,7 @@ describe("the git hooks' log in queue mode (queue.kind bullmq)", () => {
     writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('gammaToken'));
     gitWith(repo, env, 'add', 'src/c.ts');
     gitWith(repo, env, 'commit', '-q', '-m', 'add c');
-    await until(() => logLines().length === 1, () => `the commit's line (so far: ${logLines().join(' | ')})`);
+    await until(() => logLines().length === 1, () => `the commit's line (so far: ${logLines().join(' | ')})`, 90_000);
     expect(shapes(logLines())).toEqual([
       `post-commit: queued 1 path(s); put 1 file job(s) on ${name} for the workers in N ms; also 1 path(s) that earlier runs left in the queue: 1 file job(s)`,
     ]);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '@monorag/embedder-client';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
-import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX } from './cli.js';
+import { CLI_ENTRY, killGroup, runCli, startCli, TSX, until } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -33,34 +33,6 @@ afterAll(async () => {
   await workerEmbedding?.stop();
   for (const repo of repos) rmSync(repo, { recursive: true, force: true });
 });
-
-interface Started {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `monorag <args>` in its own process group. */
-function start(args: string[], env: Record<string, string>): Started {
-  const { command, args: full } = cliCommand(args);
-  const child = spawn(command, full, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  spawned.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Watches for `<dataDir>/index.lock` every 5 ms; `seen()` says whether it ever existed. */
 function lockWatch(dataDir: string): { seen(): boolean; stop(): void } {
@@ -107,7 +79,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
   it('`monorag watch` enqueues the tree at start and each edit, embeds nothing and takes no index lock; warns once that no worker is connected; a worker then indexes', async () => {
     const { repo, dataDir, name, queue, env, workerEnv } = queueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
     const lock = lockWatch(dataDir);
-    const watch = start(['watch', repo], env);
+    const watch = startCli(['watch', repo], env, spawned);
     try {
       await until(() => watch.stdout().includes('full update:'), 'the start-up run line');
       expect(watch.stdout()).toMatch(new RegExp(`(^|\\n)\\S+Z full update: 2 file job\\(s\\) enqueued for the workers on queue ${name} \\(2 walked, 0 unchanged\\), \\d+ ms\\n`));
@@ -128,7 +100,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       expect(await indexedPaths(dataDir)).toEqual([]);
       expect(watcherEmbedding.texts()).toBe(0);
 
-      const worker = start(['worker', repo], workerEnv);
+      const worker = startCli(['worker', repo], workerEnv, spawned);
       expect(await queue.drained(100)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
@@ -151,7 +123,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
     expect(installed.code, installed.stderr).toBe(0);
     const lock = lockWatch(dataDir);
     const port = await findFreePort();
-    const gateway = start(['gateway', repo, '--port', String(port)], env);
+    const gateway = startCli(['gateway', repo, '--port', String(port)], env, spawned);
     try {
       await until(() => gateway.stderr().includes('monorag: gateway for '), 'the gateway to listen');
       await until(async () => (await waiting(queue)).length === 2, 'the start-up jobs');
@@ -165,7 +137,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       execFileSync('git', ['commit', '-q', '-m', 'edit a'], { cwd: repo, env: { ...process.env, ...env } });
       const log = path.join(dataDir, 'hooks.log');
       const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-      await until(() => logText().includes('for the workers'), `the hook's line (so far: ${logText()})`);
+      await until(() => logText().includes('for the workers'), () => `the hook's line (so far: ${logText()})`);
       expect(logText()).toMatch(new RegExp(`^\\S+Z post-commit: queued 1 path\\(s\\); put 1 file job\\(s\\) on ${name} for the workers in \\d+ ms\\n$`));
       expect(await waiting(queue)).toEqual(['src/a.ts', 'src/b.ts']);
 

@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { inOtherUnicodeForm } from './disk-spelling.js';
 
 /** A path checked to lie inside the project. */
 export interface ProjectPath {
@@ -17,46 +18,6 @@ function linkTarget(abs: string): string | undefined {
   } catch {
     // Nothing there, or a directory above it that loops or dangles: not a link of its own.
     return undefined;
-  }
-}
-
-/**
- * `lexical` (inside `root`) spelt as on disk when it names an entry only in another Unicode
- * normalisation form: each component below `root` that does not exist as given is matched to the entry
- * of its directory equal to it in NFC (so `résumé` typed precomposed, NFC, finds a name written
- * decomposed, NFD, as macOS writes names, and the other way round). Undefined when a component has no
- * such entry, or the path is ASCII (which has one form).
- */
-function inOtherUnicodeForm(root: string, lexical: string): string | undefined {
-  if (!/[^\p{ASCII}]/u.test(lexical)) return undefined;
-  let current = root;
-  for (const part of path.relative(root, lexical).split(path.sep)) {
-    const given = path.join(current, part);
-    if (exists(given)) {
-      current = given;
-      continue;
-    }
-    const wanted = part.normalize('NFC');
-    let match: string | undefined;
-    try {
-      match = readdirSync(current).find((entry) => entry.normalize('NFC') === wanted);
-    } catch {
-      // Not a directory we can list: no other spelling to find there.
-      return undefined;
-    }
-    if (match === undefined) return undefined;
-    current = path.join(current, match);
-  }
-  return current;
-}
-
-/** True when something (a file, a directory, a link, even a dangling one) is at `abs`. */
-function exists(abs: string): boolean {
-  try {
-    lstatSync(abs);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -37,3 +37,21 @@ describe('resolvePathPrefix', () => {
     expect(() => resolvePathPrefix(root, '../elsewhere', '--path')).toThrowError(/^--path: \.\.\/elsewhere is outside the project/);
   });
 });
+
+describe('resolvePathPrefix and Unicode forms', () => {
+  it('spells a prefix as the disk does when the name is there only in the other form (NFC vs NFD)', () => {
+    const root = project();
+    const nfd = 'café'.normalize('NFD');
+    const nfc = 'résumé'.normalize('NFC');
+    mkdirSync(path.join(root, 'docs', nfd, nfc), { recursive: true });
+    expect(resolvePathPrefix(root, `docs/${'café'.normalize('NFC')}/`)).toBe(`docs/${nfd}/`);
+    expect(resolvePathPrefix(root, `docs/${'café'.normalize('NFC')}/${'résumé'.normalize('NFD')}`)).toBe(`docs/${nfd}/${nfc}`);
+    expect(resolvePathPrefix(root, path.join(root, 'docs', 'café'.normalize('NFC')))).toBe(`docs/${nfd}`);
+    // The start of a name, in the form the disk's entry is not written in.
+    mkdirSync(path.join(root, 'docs', 'crème-brûlée'.normalize('NFD')));
+    expect(resolvePathPrefix(root, `docs/${'crèm'.normalize('NFC')}`)).toBe(`docs/${'crèm'.normalize('NFD')}`);
+    expect(resolvePathPrefix(root, `docs/${nfd}/${'rés'.normalize('NFD')}`)).toBe(`docs/${nfd}/${'rés'.normalize('NFC')}`);
+    // Not on disk in any form: kept as given.
+    expect(resolvePathPrefix(root, `docs/${'naïve'.normalize('NFC')}`)).toBe(`docs/${'naïve'.normalize('NFC')}`);
+  });
+});

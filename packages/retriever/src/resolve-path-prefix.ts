@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { prefixAsOnDisk } from './disk-spelling.js';
 
 function relativeInside(root: string, absolute: string): string | undefined {
   const rel = path.relative(root, absolute);
@@ -13,7 +14,9 @@ function relativeInside(root: string, absolute: string): string | undefined {
  * prefix is taken as repo-relative (`./src/` and `src/` both give `src/`); an absolute one inside the
  * project is made relative to it, also through symbolic links (e.g. `/tmp` -> `/private/tmp`). A
  * trailing slash is kept, since a prefix need not be a whole directory name. The project root itself
- * gives undefined (no scope). The prefix need not exist.
+ * gives undefined (no scope). The prefix need not exist; when it names (or starts) an entry that is on
+ * disk only in the other Unicode normalisation form (NFC vs NFD), it is spelt as on disk, since the
+ * index keeps paths as the disk spells them.
  * @param root Absolute real path of the project root.
  * @param argName Name of the flag or tool argument, used in error messages (e.g. `--path`).
  * @throws MonoragError `PATH_OUTSIDE_PROJECT` naming the argument and the path when it lies outside the project.
@@ -23,6 +26,7 @@ export function resolvePathPrefix(root: string, prefix: string, argName = 'path'
   let rel: string | undefined;
   if (path.isAbsolute(prefix)) {
     rel = relativeInside(root, path.resolve(prefix));
+    if (rel !== undefined) rel = relativeInside(root, prefixAsOnDisk(root, path.resolve(prefix)));
     if (rel === undefined) {
       try {
         rel = relativeInside(root, realpathSync(prefix));
@@ -33,6 +37,7 @@ export function resolvePathPrefix(root: string, prefix: string, argName = 'path'
     }
   } else {
     rel = relativeInside(root, path.resolve(root, prefix));
+    if (rel !== undefined) rel = relativeInside(root, prefixAsOnDisk(root, path.resolve(root, prefix)));
   }
   if (rel === undefined) {
     throw new MonoragError(

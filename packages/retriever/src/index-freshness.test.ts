@@ -3,12 +3,14 @@ import type { ChunkStore } from '@monorag/store';
 import { readIndexFreshness } from './index-freshness.js';
 
 /** The three reads readIndexFreshness makes, from fixed metadata. */
-function storeWith(meta: Record<string, string>): ChunkStore {
+function storeWith(meta: Record<string, string>, stats = { files: 3, chunks: 7 }): ChunkStore {
   return {
     getMeta: async (key: string) => meta[key],
-    stats: async () => ({ files: 3, chunks: 7 }),
+    stats: async () => stats,
   } as unknown as ChunkStore;
 }
+
+const EMPTY = { files: 0, chunks: 0 };
 
 describe('readIndexFreshness', () => {
   it('names each reason once: HEAD moved, changed paths waiting, a run in progress', async () => {
@@ -22,10 +24,19 @@ describe('readIndexFreshness', () => {
   });
 
   it('an index never built says so alone: its HEAD and changed paths would only restate it', async () => {
-    const freshness = await readIndexFreshness(storeWith({}), { headCommit: 'cccccccccccccccc', pendingChanges: 2 });
+    const freshness = await readIndexFreshness(storeWith({}, EMPTY), { headCommit: 'cccccccccccccccc', pendingChanges: 2 });
     expect(freshness.warning).toBe('Results may be out of date: the index has not been built yet.');
-    const building = await readIndexFreshness(storeWith({}), { headCommit: 'cccccccccccccccc', pendingChanges: 2, indexing: true });
+    const building = await readIndexFreshness(storeWith({}, EMPTY), { headCommit: 'cccccccccccccccc', pendingChanges: 2, indexing: true });
     expect(building.warning).toBe('Results may be out of date: the index has not been built yet; an index update is in progress.');
+  });
+
+  it('files without a completed run: the first run stopped part way, and saying "not built yet" beside its counts would contradict them', async () => {
+    const freshness = await readIndexFreshness(storeWith({}, { files: 40, chunks: 310 }), { headCommit: 'cccccccccccccccc', pendingChanges: 2 });
+    expect(freshness).toMatchObject({ stale: true, indexedAt: null, files: 40, chunks: 310 });
+    expect(freshness.warning).toBe(
+      'Results may be out of date: the first index run has not completed: 40 file(s) are indexed so far and the rest are not ' +
+        '(`monorag index` completes it, re-using what is there).',
+    );
   });
 
   it('tells queued changes from work-tree changes nothing has queued; both count as pending', async () => {
@@ -66,7 +77,7 @@ describe('readIndexFreshness', () => {
     });
     expect(unreadable.warning).toBe('Results may be out of date: the file-job queue q could not be read (Redis did not answer within 2 s), so queued jobs are not counted.');
     // The jobs that build a missing index are named beside that reason.
-    const building = await readIndexFreshness(storeWith({}), { queue: { name: 'q', jobs: 2, active: 0, failed: 0, workers: 0, error: null } });
+    const building = await readIndexFreshness(storeWith({}, EMPTY), { queue: { name: 'q', jobs: 2, active: 0, failed: 0, workers: 0, error: null } });
     expect(building.warning).toBe('Results may be out of date: the index has not been built yet; 2 file job(s) queued; no worker is connected to q: start one with `monorag worker`.');
   });
 

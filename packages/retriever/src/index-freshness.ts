@@ -83,7 +83,14 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
   const indexing = (probe.indexing ?? false) || (queue?.active ?? 0) > 0;
   const reasons: string[] = [];
   // An index never built is behind on everything: HEAD and changed paths would only restate that.
-  if (indexedAt === null) reasons.push('the index has not been built yet');
+  if (indexedAt === null) {
+    // Files without a completed run: the first run was stopped (or is still going) part way through.
+    reasons.push(
+      stats.files === 0
+        ? 'the index has not been built yet'
+        : `the first index run has not completed: ${stats.files} file(s) are indexed so far and the rest are not (\`monorag index\` completes it, re-using what is there)`,
+    );
+  }
   else {
     if (headCommit !== null && headCommit !== indexedCommit) {
       reasons.push(`HEAD is ${headCommit.slice(0, 12)} but the index reflects ${indexedCommit ? indexedCommit.slice(0, 12) : 'no commit'}`);

@@ -84,7 +84,7 @@ export async function runStatusCommand(options: { project?: string; dataDir?: st
       `Project: ${status.root}\nIndex: ${status.indexFile}\n` +
         `Model: ${status.identity.model} (${status.identity.dim} dims), chunker ${status.identity.chunkerVersion}\n` +
         `Files: ${status.files}, chunks: ${status.chunks}\n` +
-        `Updated: ${status.indexedAt ?? 'never'}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
+        `Updated: ${status.indexedAt ?? (status.files === 0 ? 'never' : 'never completed (a first run was stopped part way, or is still running)')}${status.indexedCommit ? ` at commit ${status.indexedCommit}` : ''}\n` +
         `Fresh: ${status.stale ? `no. ${status.warning ?? 'The tree has moved on since the last run.'}` : 'yes'}\n` +
         (status.queue ? `Queue: ${queueLine(status.queue)}\n` : '') +
         `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n` +

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from './registry.js';
-import { LANGUAGE_IDS, resolveLanguageId } from './resolve-language-id.js';
+import { LANGUAGE_IDS, languageIdOf, resolveLanguageId } from './resolve-language-id.js';
 
 describe('resolveLanguageId', () => {
   it('maps ids, extensions, interpreters and common names to the ids stored in chunks, case-insensitively', () => {
@@ -10,8 +10,14 @@ describe('resolveLanguageId', () => {
       ['py', 'python'], ['python3', 'python'], ['rs', 'rust'], ['golang', 'go'], ['rb', 'ruby'],
       ['cs', 'csharp'], ['c#', 'csharp'], ['c++', 'cpp'], ['h', 'c'], ['kt', 'kotlin'], ['sh', 'bash'], ['shell', 'bash'],
       ['md', 'markdown'], ['yml', 'yaml'], ['restructuredtext', 'rst'], ['txt', 'text'], [' Markdown ', 'markdown'],
+      ['ipynb', 'jupyter'], ['notebook', 'jupyter'], ['Jupyter', 'jupyter'],
     ];
     for (const [name, id] of cases) expect(resolveLanguageId(name), name).toBe(id);
+  });
+
+  it('gives undefined instead of throwing from languageIdOf', () => {
+    expect(languageIdOf(' Python3 ')).toBe('python');
+    expect(languageIdOf('julia')).toBeUndefined();
   });
 
   it('lists every registry id as valid', () => {

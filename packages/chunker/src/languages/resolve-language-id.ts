@@ -10,6 +10,7 @@ const NAMED_ALIASES: Readonly<Record<string, string>> = {
   plaintext: 'text',
   docker: 'dockerfile',
   make: 'makefile',
+  notebook: 'jupyter',
 };
 
 /** Lower-case alias -> language id: named aliases, then interpreters, then extensions without the dot. */
@@ -24,6 +25,11 @@ for (const spec of LANGUAGES) ALIASES.set(spec.id, spec.id);
 /** Every language id the chunker stores in chunks (`Chunk.language`), in registry order. */
 export const LANGUAGE_IDS: readonly string[] = LANGUAGES.map((spec) => spec.id);
 
+/** Like {@link resolveLanguageId}, without throwing: the language id `name` means, or undefined when it means none. */
+export function languageIdOf(name: string): string | undefined {
+  return ALIASES.get(name.trim().toLowerCase());
+}
+
 /**
  * The language id (as stored in chunks) that a user-given language name means, case-insensitively:
  * an id (`typescript`), a file extension without the dot (`ts`, `py`, `rs`, `yml`), an interpreter
@@ -32,7 +38,7 @@ export const LANGUAGE_IDS: readonly string[] = LANGUAGES.map((spec) => spec.id);
  * @throws MonoragError `INVALID_ARGUMENT` naming the argument and listing the valid ids (with the nearest one when close).
  */
 export function resolveLanguageId(name: string, argName = 'language'): string {
-  const id = ALIASES.get(name.trim().toLowerCase());
+  const id = languageIdOf(name);
   if (id !== undefined) return id;
   const nearest = name.trim() === '' ? undefined : nearestName(name.trim(), LANGUAGE_IDS);
   throw new MonoragError(

@@ -31,17 +31,28 @@ export interface ChunkerOptions {
  * `grammar-unavailable` (its grammar failed to load), `minified` (an average line over 500 characters, or
  * lines over 2000 making up half or more of its non-blank lines: minified or generated), `parse-timeout` (parsing took longer than `parseTimeoutMs`),
  * `planner-error` (the syntax planner failed on this tree).
+ * A `.ipynb` file that is no notebook the chunker reads is chunked by windows over its JSON, because of
+ * `invalid-notebook` (not JSON, or JSON without the shape of a notebook: see `readNotebook`) or
+ * `notebook-version` (an `nbformat` other than 4). A notebook whose code cells were all chunked by
+ * windows gives their reason (`no-grammar` for a kernel language without a grammar, e.g. R or Julia).
  */
-export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'minified' | 'parse-timeout' | 'planner-error';
+export type FallbackReason =
+  | 'no-grammar'
+  | 'grammar-unavailable'
+  | 'minified'
+  | 'parse-timeout'
+  | 'planner-error'
+  | 'invalid-notebook'
+  | 'notebook-version';
 
 /** What the chunker made of one file. */
 export interface FileAnalysis {
   /** Language id (see `languageOf`). */
   language: string;
   chunks: Chunk[];
-  /** Why the file was chunked by windows only, or null when its language's own strategy was used. */
+  /** Why the file was chunked by windows only (for a notebook: why its code cells were), or null when its language's own strategy was used. */
   fallback: FallbackReason | null;
-  /** Definitions and references from the syntax tree (see `extractSymbols`); [] without a tree. */
+  /** Definitions and references from the syntax tree (see `extractSymbols`), lines of the file; [] without a tree. */
   symbols: CodeSymbol[];
 }
 
@@ -54,6 +65,9 @@ export interface Chunker {
   /**
    * Chunks a normalised file (LF line ends, no BOM). Every non-blank line lies in some chunk;
    * ranges are 1-based inclusive and within the file. Never throws on bad syntax: falls back to windows.
+   * Notebooks (`.ipynb`) are the exception (see `notebookChunks`): their chunks hold the decoded source
+   * of cells, not the file's lines, and their ranges are the file lines of that source, so the JSON
+   * around it (outputs, metadata) lies in no chunk.
    */
   chunk(path: string, text: string): Chunk[];
   /** Like `chunk`, with the language and the fallback reason. Never throws. */

@@ -14,9 +14,11 @@ import { blankRows, carveRows, longRows } from './long-lines.js';
 import { looksMinified } from './looks-minified.js';
 import { markdownPieces } from './markdown-pieces.js';
 import { mergeFragments } from './merge-fragments.js';
+import { notebookChunks } from './notebook-chunks.js';
 import { normalisePieces } from './normalise-pieces.js';
 import { dropDataChunks } from './drop-data-chunks.js';
 import { parseWithBudget } from './parse-with-budget.js';
+import { readNotebook } from './read-notebook.js';
 import type { Piece } from './piece.js';
 import { createPlanContext, type PlanContext } from './plan-context.js';
 import { rstPieces } from './rst-pieces.js';
@@ -36,6 +38,8 @@ interface Plan {
   pieces: Piece[];
   fallback: FallbackReason | null;
   symbols?: CodeSymbol[];
+  /** Chunks made by the planner itself, used instead of `pieces` (a notebook's: their text is not the file's lines). */
+  chunks?: Chunk[];
 }
 
 /**
@@ -93,7 +97,7 @@ export async function createChunker({
   const windowsBecause = (ctx: PlanContext, fallback: FallbackReason): Plan => ({ pieces: allWindows(ctx), fallback });
 
   /** Syntax pieces and symbols of `text` in language `spec`, or the reason there are none. */
-  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): Required<Plan> | FallbackReason => {
+  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): Required<Omit<Plan, 'chunks'>> | FallbackReason => {
     const parser = parsers.get(spec.id);
     if (!spec.syntax) return 'no-grammar';
     if (!parser) return 'grammar-unavailable';
@@ -130,6 +134,12 @@ export async function createChunker({
         return { pieces: keyPieces(ctx, spec.keys ?? 'json', text), fallback: null };
       case 'window':
         return windowsBecause(ctx, 'no-grammar');
+      case 'notebook': {
+        const notebook = readNotebook(text);
+        if (typeof notebook === 'string') return windowsBecause(ctx, notebook);
+        // Each run of code cells is planned like a file of the kernel's language, Markdown cells like a Markdown file.
+        return { pieces: [], ...notebookChunks(ctx.path, spec.id, notebook, { plan, maxTokens: budget, countTokens }) };
+      }
       case 'embedded': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
         const parsed = parsedView(ctx, text);
@@ -171,7 +181,8 @@ export async function createChunker({
     }
     // The pieces of an inlined base64/hex blob (a WebAssembly module, an image), and a trailing
     // source-map pragma left alone, are no chunks.
-    const chunks: Chunk[] = dropPragmaChunks(dropDataChunks(normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece))));
+    const chunks: Chunk[] =
+      planned.chunks ?? dropPragmaChunks(dropDataChunks(normalisePieces(planned.pieces, lines).map((piece) => toChunk(path, spec.id, lines, piece))));
     return { language: spec.id, chunks, fallback: planned.fallback, symbols: planned.symbols ?? [] };
   };
 

@@ -1,5 +1,5 @@
 /** How the chunker splits files of a language. */
-export type ChunkStrategy = 'syntax' | 'markdown' | 'rst' | 'keys' | 'embedded' | 'window';
+export type ChunkStrategy = 'syntax' | 'markdown' | 'rst' | 'keys' | 'embedded' | 'notebook' | 'window';
 
 /**
  * Kind a definition rule produces. `namespace` and `object` become chunk kind `module`; `callback` is a

@@ -28,3 +28,9 @@ export const VUE: LanguageSpec = { id: 'vue', extensions: ['.vue'], strategy: 'e
 
 /** Svelte components (`.svelte`): `<script>` blocks chunked as JavaScript or TypeScript, the rest by windows. */
 export const SVELTE: LanguageSpec = { id: 'svelte', extensions: ['.svelte'], strategy: 'embedded' };
+
+/**
+ * Jupyter notebooks (`.ipynb`, nbformat 4): cells chunked by their decoded source (code cells in the kernel's
+ * language, Markdown cells by sections), outputs and metadata left out; see `notebookChunks`.
+ */
+export const JUPYTER: LanguageSpec = { id: 'jupyter', extensions: ['.ipynb'], strategy: 'notebook' };

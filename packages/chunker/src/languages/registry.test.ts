@@ -14,6 +14,7 @@ describe('languageOf', () => {
     expect(languageOf('README.MD', '')).toBe('markdown');
     expect(languageOf('docs/page.mdx', '')).toBe('markdown');
     expect(languageOf('run.sh', '')).toBe('bash');
+    expect(languageOf('notebooks/Analysis.IPYNB', '{}')).toBe('jupyter');
   });
 
   it('falls back to the shebang, then text', () => {

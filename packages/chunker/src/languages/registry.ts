@@ -1,6 +1,6 @@
 import type { LanguageSpec } from './language-spec.js';
 import { JAVA, CSHARP, KOTLIN, SWIFT, SCALA, DART } from './managed.js';
-import { JSON_DATA, MARKDOWN, RESTRUCTURED_TEXT, SVELTE, TOML_DATA, VUE, YAML_DATA } from './markup.js';
+import { JSON_DATA, JUPYTER, MARKDOWN, RESTRUCTURED_TEXT, SVELTE, TOML_DATA, VUE, YAML_DATA } from './markup.js';
 import { BASH, ELIXIR, LUA, PHP, RUBY } from './scripting.js';
 import { C, CPP, GO, RUST } from './systems.js';
 import { PYTHON } from './python.js';
@@ -17,7 +17,7 @@ export const LANGUAGES: readonly LanguageSpec[] = [
   TYPESCRIPT, TSX, JAVASCRIPT, PYTHON,
   GO, RUST, JAVA, C, CPP, CSHARP, RUBY, PHP, BASH,
   KOTLIN, SWIFT, SCALA, LUA, ELIXIR, DART,
-  MARKDOWN, RESTRUCTURED_TEXT, JSON_DATA, YAML_DATA, TOML_DATA, VUE, SVELTE,
+  MARKDOWN, RESTRUCTURED_TEXT, JSON_DATA, YAML_DATA, TOML_DATA, VUE, SVELTE, JUPYTER,
   ...WINDOW_LANGUAGES, TEXT,
 ];
 

@@ -1,0 +1,153 @@
+import type { Chunk, CodeSymbol } from '@monorag/shared';
+import type { FallbackReason, TokenCounter } from './chunker.js';
+import { dropDataChunks } from './drop-data-chunks.js';
+import { dropPragmaChunks } from './drop-pragma-chunks.js';
+import type { LanguageSpec } from './languages/language-spec.js';
+import { TEXT_LANGUAGE_ID, languageById } from './languages/registry.js';
+import { languageIdOf } from './languages/resolve-language-id.js';
+import { createLineIndex } from './line-index.js';
+import { normalisePieces } from './normalise-pieces.js';
+import type { Piece } from './piece.js';
+import { createPlanContext, type PlanContext } from './plan-context.js';
+import type { Notebook, NotebookCell } from './read-notebook.js';
+import { toChunk, type FileRows } from './to-chunk.js';
+import { windowPieces } from './window-pieces.js';
+
+/** What planning one text gives: pieces over its rows, why it was windowed (or null), and its symbols (rows of the text, 1-based). */
+export interface NotebookTextPlan {
+  pieces: Piece[];
+  fallback: FallbackReason | null;
+  symbols?: CodeSymbol[];
+}
+
+/** Options of {@link notebookChunks}. */
+export interface NotebookChunksOptions {
+  /**
+   * Plans a text in a language as `createChunker` plans a file of that language (syntax planner with
+   * its minified and long-line rules, Markdown sections, line windows). May throw: that text is then
+   * chunked by windows and, for code, says `planner-error`.
+   */
+  plan: (spec: LanguageSpec, ctx: PlanContext, text: string) => NotebookTextPlan;
+  /** Largest chunk, header + content, in tokens (the model's limit less its special tokens). */
+  maxTokens: number;
+  countTokens: TokenCounter;
+}
+
+/** Chunks and symbols of a notebook, with lines of the .ipynb file. */
+export interface NotebookChunks {
+  chunks: Chunk[];
+  symbols: CodeSymbol[];
+  /** Why the code cells were chunked by windows, when all of them were (the reason of the first); else null. */
+  fallback: FallbackReason | null;
+}
+
+/**
+ * Consecutive cells of one type, their sources joined with one blank row between cells (a row of no
+ * file row: -1), so that the planners see one text: a run of code cells is planned like one source file,
+ * a run of Markdown cells like one Markdown file (a heading in one cell titles the text of the next).
+ */
+interface Segment {
+  type: NotebookCell['type'];
+  lines: string[];
+  firstRows: number[];
+  lastRows: number[];
+}
+
+/** Kernel language names that are no language id, alias, extension or interpreter of the registry. */
+const KERNEL_ALIASES: Readonly<Record<string, string>> = { ipython: 'python', ipython3: 'python' };
+
+/**
+ * The spec code cells are planned with: the registry's language for the kernel's name (`python`,
+ * `python3`, `r`, `typescript`, `c++`, ...) when it is chunked by syntax or by windows, else `text`.
+ */
+function kernelSpec(language: string): LanguageSpec {
+  const id = languageIdOf(KERNEL_ALIASES[language] ?? language);
+  const spec = languageById(id ?? TEXT_LANGUAGE_ID);
+  return spec.strategy === 'syntax' || spec.strategy === 'window' ? spec : languageById(TEXT_LANGUAGE_ID);
+}
+
+/** The segments of a notebook's cells in order; cells without source lines are left out. */
+function segmentsOf(cells: readonly NotebookCell[]): Segment[] {
+  const segments: Segment[] = [];
+  let current = null as Segment | null;
+  for (const cell of cells) {
+    if (cell.lines.length === 0) continue;
+    if (current?.type === cell.type) {
+      current.lines.push('');
+      current.firstRows.push(-1);
+      current.lastRows.push(-1);
+    } else {
+      current = { type: cell.type, lines: [], firstRows: [], lastRows: [] };
+      segments.push(current);
+    }
+    for (let i = 0; i < cell.lines.length; i++) {
+      current.lines.push(cell.lines[i] ?? '');
+      current.firstRows.push(cell.firstRows[i] ?? 0);
+      current.lastRows.push(cell.lastRows[i] ?? 0);
+    }
+  }
+  return segments;
+}
+
+/** File rows of a segment's rows; a separator row (never a piece's first or last row once normalised) takes its neighbour's. */
+function fileRowsOf(segment: Segment): FileRows {
+  const { firstRows, lastRows } = segment;
+  return {
+    first: (row) => {
+      for (let at = row; at < firstRows.length; at++) if ((firstRows[at] ?? -1) >= 0) return firstRows[at] as number;
+      return Math.max(0, lastRows.findLast((value) => value >= 0) ?? 0);
+    },
+    last: (row) => {
+      for (let at = row; at >= 0; at--) if ((lastRows[at] ?? -1) >= 0) return lastRows[at] as number;
+      return Math.max(0, firstRows.find((value) => value >= 0) ?? 0);
+    },
+  };
+}
+
+/**
+ * Chunks a Jupyter notebook by its cells' decoded sources, never by its JSON: each run of consecutive
+ * code cells is planned as one source file of the kernel's language (`kernelSpec`; Jupyter compiles each
+ * cell alone, so no definition spans cells, and planning the run at once lets one-line cells share a chunk
+ * up to the budget instead of each making a chunk that is almost all header), each run of Markdown cells
+ * as Markdown sections, each run of raw cells by line windows. Outputs, attachments and metadata are not
+ * indexed.
+ *
+ * A chunk's `content` is the decoded source it covers (cells of a run joined by a blank line), and its
+ * `startLine..endLine` (1-based inclusive) are the lines of the .ipynb file from the JSON string holding
+ * its first source line to the one holding its last. When a cell's source is one JSON string (or the
+ * notebook is written on one line), several chunks can share those lines; two chunks with the same id
+ * (same lines, header and content) are kept once. Symbols (definitions, references) carry .ipynb lines
+ * the same way. Chunks are in file order; their language is `language`.
+ * @param language the notebook's own language id (as stored in chunks)
+ * @throws only what `options.plan` throws outside a segment's planning (nothing on content)
+ */
+export function notebookChunks(path: string, language: string, notebook: Notebook, options: NotebookChunksOptions): NotebookChunks {
+  const { plan, maxTokens, countTokens } = options;
+  const code = kernelSpec(notebook.language);
+  const chunks: Chunk[] = [];
+  const symbols: CodeSymbol[] = [];
+  const codeFallbacks: (FallbackReason | null)[] = [];
+  for (const segment of segmentsOf(notebook.cells)) {
+    const text = segment.lines.join('\n');
+    const lines = createLineIndex(text, countTokens);
+    const ctx = createPlanContext(path, lines, maxTokens, countTokens);
+    const spec = segment.type === 'code' ? code : languageById(segment.type === 'markdown' ? 'markdown' : TEXT_LANGUAGE_ID);
+    let planned: NotebookTextPlan;
+    try {
+      planned = plan(spec, ctx, text);
+    } catch {
+      // Never throw on content: the segment is chunked by windows instead, and (for code) says so.
+      planned = { pieces: windowPieces(ctx, 0, lines.lines.length - 1), fallback: 'planner-error' };
+    }
+    if (segment.type === 'code') codeFallbacks.push(planned.fallback);
+    const fileRows = fileRowsOf(segment);
+    for (const piece of normalisePieces(planned.pieces, lines)) chunks.push(toChunk(path, language, lines, piece, fileRows));
+    for (const symbol of planned.symbols ?? []) {
+      symbols.push({ ...symbol, startLine: fileRows.first(symbol.startLine - 1) + 1, endLine: fileRows.last(symbol.endLine - 1) + 1 });
+    }
+  }
+  const seen = new Set<string>();
+  const unique = chunks.filter((chunk) => !seen.has(chunk.id) && seen.add(chunk.id));
+  const allWindowed = codeFallbacks.length > 0 && codeFallbacks.every((reason) => reason !== null);
+  return { chunks: dropPragmaChunks(dropDataChunks(unique)), symbols, fallback: allWindowed ? codeFallbacks[0] ?? null : null };
+}

@@ -37,7 +37,11 @@ export interface Chunk {
   scopes: string[];
   /** Context header embedded with the content: path, scopes and signature, one line each. */
   header: string;
-  /** The chunk's source text, exactly lines startLine..endLine of the normalised file (LF line ends). */
+  /**
+   * The chunk's source text, exactly lines startLine..endLine of the normalised file (LF line ends); for a
+   * Jupyter notebook (language `jupyter`), the decoded source of the cells those lines of JSON hold (no
+   * JSON escapes, no outputs), several chunks possibly sharing a line when a cell's source is one JSON string.
+   */
   content: string;
   /** Hex sha256 of `header + '\n' + content`: the embedding-cache key together with the model id. */
   contentHash: string;

@@ -143,6 +143,26 @@ describe('Jupyter notebooks', () => {
     expect(chunks).toHaveLength(7);
   });
 
+  it('lets small neighbouring code cells share a chunk, but not across a long output', () => {
+    const cell = (source: string, printed: number): object => ({
+      cell_type: 'code',
+      execution_count: 1,
+      metadata: {},
+      outputs: printed === 0 ? [] : [{ name: 'stdout', output_type: 'stream', text: Array.from({ length: printed }, (_, i) => `row ${i}\n`) }],
+      source: [source],
+    });
+    const text = (printed: number): string =>
+      `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [cell('df = load()', 0), cell('df.describe()', printed)] }, null, 1)}\n`;
+    // A cell's outputs come before its source (Jupyter sorts the keys; so does this order). The second
+    // cell's 5 printed rows put its source 21 rows after the first's; 60 rows, 76: over MAX_CELL_GAP_ROWS.
+    expect(rows(chunker.chunk(PATH, text(5)))).toEqual([[12, 33, 'module', null, '']]);
+    expect(chunker.chunk(PATH, text(5))[0]?.content).toBe('df = load()\n\ndf.describe()');
+    expect(rows(chunker.chunk(PATH, text(60)))).toEqual([
+      [12, 12, 'module', null, ''],
+      [88, 88, 'module', null, ''],
+    ]);
+  });
+
   it('falls back to line windows over the JSON, as for any text file, and says why', () => {
     const malformed = SALES.split('\n').slice(0, 40).join('\n');
     const broken = chunker.analyse(PATH, malformed);

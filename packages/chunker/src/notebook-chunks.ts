@@ -45,6 +45,7 @@ export interface NotebookChunks {
  * Consecutive cells of one type, their sources joined with one blank row between cells (a row of no
  * file row: -1), so that the planners see one text: a run of code cells is planned like one source file,
  * a run of Markdown cells like one Markdown file (a heading in one cell titles the text of the next).
+ * A run ends where the next cell's source starts more than `MAX_CELL_GAP_ROWS` rows after the last one's.
  */
 interface Segment {
   type: NotebookCell['type'];
@@ -52,6 +53,16 @@ interface Segment {
   firstRows: number[];
   lastRows: number[];
 }
+
+/**
+ * Most rows of the file from one cell's last source row to the next cell's first for the two to be
+ * planned as one text, and so to share a chunk: about an editor's screen. Those rows are the next cell's
+ * keys and its outputs (Jupyter writes `outputs` before `source`): about 10 rows without outputs; a printed
+ * line or an image (one base64 row) adds fewer than 20; a long output (a table's HTML, a log) more. So a
+ * chunk's line range never spans a long output, which an editor or `get_file_context` opening the range
+ * would show instead of the code.
+ */
+export const MAX_CELL_GAP_ROWS = 40;
 
 /** Kernel language names that are no language id, alias, extension or interpreter of the registry. */
 const KERNEL_ALIASES: Readonly<Record<string, string>> = { ipython: 'python', ipython3: 'python' };
@@ -72,7 +83,7 @@ function segmentsOf(cells: readonly NotebookCell[]): Segment[] {
   let current = null as Segment | null;
   for (const cell of cells) {
     if (cell.lines.length === 0) continue;
-    if (current?.type === cell.type) {
+    if (current?.type === cell.type && (cell.firstRows[0] ?? 0) - (current.lastRows.at(-1) ?? 0) <= MAX_CELL_GAP_ROWS) {
       current.lines.push('');
       current.firstRows.push(-1);
       current.lastRows.push(-1);
@@ -109,8 +120,8 @@ function fileRowsOf(segment: Segment): FileRows {
  * code cells is planned as one source file of the kernel's language (`kernelSpec`; Jupyter compiles each
  * cell alone, so no definition spans cells, and planning the run at once lets one-line cells share a chunk
  * up to the budget instead of each making a chunk that is almost all header), each run of Markdown cells
- * as Markdown sections, each run of raw cells by line windows. Outputs, attachments and metadata are not
- * indexed.
+ * as Markdown sections, each run of raw cells by line windows; a long output ends a run (see
+ * `MAX_CELL_GAP_ROWS`). Outputs, attachments and metadata are not indexed.
  *
  * A chunk's `content` is the decoded source it covers (cells of a run joined by a blank line), and its
  * `startLine..endLine` (1-based inclusive) are the lines of the .ipynb file from the JSON string holding

@@ -55,9 +55,12 @@ export function codeTerms(text: string): string[] {
 /**
  * Version of the term analysis. Stores record it with their lexical index and rebuild that index
  * (SQLite FTS rows, Qdrant sparse vectors) from the stored chunks when it differs; bump it whenever
- * {@link codeTerms} or the text it is given (`lexicalBody`, comments counted twice) changes.
+ * {@link codeTerms} or the text it is given (`lexicalBody`, comments counted twice) changes, even for
+ * one language only: rows written before keep their old body until their file changes, so chunks of one
+ * language would rank by two rules at once. `+jupyter`: the code cells of notebooks count their comments
+ * twice too (`commentText`).
  */
-export const TERM_ANALYZER = 'code-terms-2+porter+comments';
+export const TERM_ANALYZER = 'code-terms-2+porter+comments+jupyter';
 
 /** Shortest term kept, in characters. */
 export const MIN_TERM_LENGTH = 2;

@@ -1,3 +1,5 @@
+import type { Chunk } from '@monorag/shared';
+
 /** Comment syntaxes, by the chunker's language ids. Languages not listed (prose, data) give no comments. */
 const SLASH = /\/\*[\s\S]*?(?:\*\/|$)|(?<![:\w/])\/\/[^\n]*/g;
 const HASH = /(?<![\w$&'"])#(?![!{[])[^\n]*/g;
@@ -9,6 +11,8 @@ const SYNTAX: Readonly<Record<string, RegExp>> = {
   javascript: SLASH, typescript: SLASH, tsx: SLASH, java: SLASH, csharp: SLASH, kotlin: SLASH,
   swift: SLASH, scala: SLASH, dart: SLASH, go: SLASH, rust: SLASH, c: SLASH, cpp: SLASH,
   python: PYTHON, ruby: HASH, bash: HASH, elixir: HASH, php: PHP, lua: LUA,
+  // Jupyter notebooks: see commentText for which of their chunks are code.
+  jupyter: PYTHON,
 };
 
 /**
@@ -17,9 +21,16 @@ const SYNTAX: Readonly<Record<string, RegExp>> = {
  * patterns, not a parser: a `//` inside a string literal may read as a comment (URLs are excluded),
  * which only adds a few terms. Returns '' for languages without a known comment syntax, prose
  * (Markdown, reStructuredText) and data files.
+ *
+ * Jupyter notebooks (language `jupyter`): a chunk of code cells is read with the Python rules (`#`
+ * comments, `"""`/`'''` docstrings), whatever the notebook's kernel, since a chunk does not record its
+ * kernel's language and Python is Jupyter's default kernel (R, Julia and bash kernels write `#` comments
+ * too; Julia's docstrings are `"""` strings). A chunk of Markdown cells (kind `section`, which no code
+ * planner gives) is prose and gives ''. Raw cells are chunked as windows, as code cells may be, and
+ * cannot be told apart from them: their `#` lines read as comments.
  */
-export function commentText(content: string, language: string): string {
-  const pattern = SYNTAX[language];
-  if (!pattern) return '';
-  return [...content.matchAll(pattern)].map((m) => m[0]).join('\n');
+export function commentText(chunk: Pick<Chunk, 'content' | 'language' | 'kind'>): string {
+  const pattern = SYNTAX[chunk.language];
+  if (!pattern || (chunk.language === 'jupyter' && chunk.kind === 'section')) return '';
+  return [...chunk.content.matchAll(pattern)].map((m) => m[0]).join('\n');
 }

@@ -10,6 +10,6 @@ import { commentText } from './comment-text.js';
  * weighted-field BM25F of integer weights). Measured in eval/RESULTS.md.
  */
 export function lexicalBody(chunk: Chunk): string {
-  const comments = commentText(chunk.content, chunk.language);
+  const comments = commentText(chunk);
   return comments === '' ? `${chunk.header}\n${chunk.content}` : `${chunk.header}\n${chunk.content}\n${comments}`;
 }

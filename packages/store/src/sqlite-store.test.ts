@@ -187,6 +187,34 @@ describe('openSqliteStore', () => {
     expect(await reopened.searchLexical('unrelated', { limit: 5 })).toEqual([]);
   });
 
+  it("rebuilds the FTS rows of a store written before notebook code cells counted their comments twice", async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    const content = 'def trend(xs):\n    # least squares\n    return fit(xs)';
+    const chunks = [testChunk({ path: 'nb/sales.ipynb', startLine: 20, language: 'jupyter', symbol: 'trend', content })];
+    await store.writeFile(testFile('nb/sales.ipynb', chunks), chunks, vectorsOf(chunks, 1));
+    await store.close();
+    // As the analyzer before `+jupyter` left it: the body holds the comment once.
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = 'code-terms-2+porter+comments' WHERE key = 'fts.analyzer'").run();
+    db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
+    db.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, 'trend', 'nb sales ipynb', 'def trend xs least squar return fit xs' FROM chunks").run();
+    db.close();
+    /** How often the FTS rows hold `term` (contentless FTS5: counted from its index through fts5vocab). */
+    const occurrences = (term: string): number => {
+      const reader = new Database(file);
+      try {
+        reader.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'chunks_fts', 'instance')");
+        return reader.prepare("SELECT count(*) FROM temp.vocab WHERE term = ? AND col = 'body'").pluck().get(term) as number;
+      } finally {
+        reader.close();
+      }
+    };
+    expect(occurrences('least')).toBe(1);
+    await (await open(CONTRACT_IDENTITY)).close();
+    expect(occurrences('least')).toBe(2);
+    expect(occurrences('fit')).toBe(1);
+  });
+
   it('imports the embedding cache of another index file for its model only', async () => {
     const old = await open(CONTRACT_IDENTITY);
     await old.putCachedEmbeddings(new Map([['a', deterministicVector(1, 4)], ['b', deterministicVector(2, 4)]]));

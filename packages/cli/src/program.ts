@@ -32,7 +32,7 @@ export function createProgram(): Command {
     .description('Index (or update the index of) a project directory.')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored (default <path>/.monorag; env MONORAG_DATA_DIR)')
-    .option('--max-file-bytes <n>', 'skip files larger than this many bytes (default 1048576)', parsePositiveInt)
+    .option('--max-file-bytes <n>', 'skip files larger than this many bytes (default 1048576); a Jupyter notebook when its cell sources are, or its file is over 16 times this', parsePositiveInt)
     .option('--rebuild', 'build a new index beside the existing one (reusing its embedding cache) and swap it in when done; the whole tree only')
     .option('--json', 'print the run report as JSON on stdout')
     .option('-q, --quiet', 'no progress output')

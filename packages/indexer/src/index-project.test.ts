@@ -6,6 +6,7 @@ import { ErrorCode, MonoragError } from '@monorag/shared';
 import { describe, expect, it } from 'vitest';
 import { indexProject } from './index-project.js';
 import { openTestIndex } from './test-index.js';
+import { testNotebook } from './test-notebook.js';
 
 function repo(fileCount: number): string {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-idx-')));
@@ -224,6 +225,31 @@ describe('indexProject', () => {
     expect(chunks.filter((c) => c.content.includes('AAAA'))).toEqual([]);
     expect(chunks.some((c) => c.content.includes('render11') && c.kind !== 'window')).toBe(true);
     await store.close();
+  });
+
+  it('indexes a notebook that its plots put over the limit, at its .ipynb lines; one whose cell sources grow over it is removed, saying so', async () => {
+    const root = repo(0);
+    const base = { ...(await openTestIndex(root)), maxFileBytes: 1000 };
+    const code = 'def trend(xs):\n    # least squares slope\n    return fit(xs)\n';
+    const text = testNotebook({ code, imageChars: 5000 });
+    writeFileSync(path.join(root, 'src/rain.ipynb'), text);
+    const first = await indexProject(base);
+    expect(first).toMatchObject({ files: 1, added: 1, skipped: [] });
+    expect(await base.store.getFile('src/rain.ipynb')).toMatchObject({ language: 'jupyter', size: Buffer.byteLength(text) });
+    const trend = (await base.store.chunksOfFile('src/rain.ipynb')).find((c) => c.symbol === 'trend');
+    expect(trend).toMatchObject({ kind: 'function', startLine: 27, endLine: 29, content: code.trimEnd() });
+    expect(text.split('\n')[26]).toBe('    "def trend(xs):\\n",');
+    expect((await base.store.searchLexical('least squares slope', { limit: 1 }))[0]?.chunk.id).toBe(trend?.id);
+
+    // Sources: `# Rainfall` (10 bytes), then the code (60 + 40 x 29 bytes) less its final newline.
+    const long = testNotebook({ code: `${code}${'total = 0  # a running total\n'.repeat(40)}`, imageChars: 100 });
+    writeFileSync(path.join(root, 'src/rain.ipynb'), long);
+    const second = await indexProject(base);
+    expect(second).toMatchObject({ files: 0, deleted: 1 });
+    expect(second.skipped).toEqual([
+      { path: 'src/rain.ipynb', reason: 'too-large', detail: `cell sources ${10 + 60 + 40 * 29 - 1} bytes > 1000 (notebook file ${Buffer.byteLength(long)} bytes)`, removed: true },
+    ]);
+    await base.store.close();
   });
 
   it('marks a skipped file that an earlier run indexed as removed: the skip is why it counts as deleted', async () => {

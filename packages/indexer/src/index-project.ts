@@ -38,7 +38,7 @@ export interface IndexProjectOptions {
   store: ChunkStore;
   chunker: Chunker;
   embedder: Embedder;
-  /** Files larger than this many bytes are skipped. */
+  /** Files larger than this many bytes are skipped; a Jupyter notebook when its cell sources are (see `walkProject`). */
   maxFileBytes: number;
   /** Extra gitignore-syntax rules (e.g. the data directory). */
   extraIgnores?: readonly string[];

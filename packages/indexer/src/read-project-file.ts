@@ -27,3 +27,8 @@ export async function readProjectFile(absPath: string): Promise<ReadFileResult> 
   if (decoded.kind === 'binary') return decoded;
   return { kind: 'text', text: decoded.text, contentHash: sha256(decoded.text) };
 }
+
+/** The text of a read file, or undefined when it is binary, gone or unreadable. */
+export function textOf(read: ReadFileResult): string | undefined {
+  return read.kind === 'text' ? read.text : undefined;
+}

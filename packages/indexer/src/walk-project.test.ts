@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIgnoreFilter } from './ignore-filter.js';
+import { testNotebook } from './test-notebook.js';
 import { walkProject } from './walk-project.js';
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
@@ -72,6 +73,23 @@ describe('walkProject', () => {
       ['img.png', 'binary'],
     ]);
     expect(skipped.find((s) => s.path === 'dangling.txt')?.detail).toBe(`links to ${path.join(root, 'gone.txt')}, which does not exist`);
+  });
+
+  it('keeps a notebook over the limit whose cell sources fit, and says which size it compared for those it skips', async () => {
+    const code = 'def trend(xs):\n    # least squares\n    return fit(xs)\n';
+    const plots = testNotebook({ code, imageChars: 5000 });
+    const long = testNotebook({ code: 'x = 1  # a counter\n'.repeat(60), imageChars: 100 });
+    const huge = testNotebook({ code, imageChars: 17_000 });
+    const root = tree({ 'nb/plots.ipynb': plots, 'nb/long.ipynb': long, 'nb/huge.ipynb': huge, 'nb/broken.ipynb': `{${'x'.repeat(2000)}`, 'nb/plots.json': plots });
+    const { files, skipped } = await walkProject({ root, maxFileBytes: 1000 });
+    // The file's size on disk is what the walk reports, whatever was compared.
+    expect(files.map((f) => [f.path, f.size])).toEqual([['nb/plots.ipynb', Buffer.byteLength(plots)]]);
+    expect(skipped.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
+      { path: 'nb/broken.ipynb', reason: 'too-large', detail: '2001 bytes > 1000 (invalid-notebook: the file size counts)' },
+      { path: 'nb/huge.ipynb', reason: 'too-large', detail: `notebook file ${Buffer.byteLength(huge)} bytes > 16000, 16 x maxFileBytes: the most read to measure its cell sources` },
+      { path: 'nb/long.ipynb', reason: 'too-large', detail: `cell sources ${10 + 60 * 19 - 1} bytes > 1000 (notebook file ${Buffer.byteLength(long)} bytes)` },
+      { path: 'nb/plots.json', reason: 'too-large', detail: `${Buffer.byteLength(plots)} bytes > 1000` },
+    ]);
   });
 
   it('indexes a file once, under its real path: links to files and directories inside the project are skipped and name their target', async () => {

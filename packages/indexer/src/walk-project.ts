@@ -3,6 +3,8 @@ import path from 'node:path';
 import { BINARY_EXTENSIONS } from './default-ignores.js';
 import { createIgnoreFilter, type IgnoreFilter } from './ignore-filter.js';
 import { inScope, reachesScope } from './path-scope.js';
+import { readProjectFile, textOf } from './read-project-file.js';
+import { tooLargeDetail } from './too-large-detail.js';
 
 /** A file the walker selected for indexing. */
 export interface WalkedFile {
@@ -17,13 +19,15 @@ export interface WalkedFile {
 }
 
 /**
- * Why a file is left out: over the size limit, binary, unreadable, a symlink leading out of the
- * project, a symlink whose target does not exist (`symlink-broken`), a symlink in a chain of links that
- * leads back to itself (`symlink-loop`; both name the link's target in `detail`), a symlink to a file
- * or directory inside the project (`symlink-inside`: the target is indexed under its own path, once,
- * and re-indexed when it changes; `detail` names it), marked generated, minified (code whose lines
- * average over 500 characters, a bundle: its windows would be unreadable and embed only each line's
- * start), or holding a private key (`secret`).
+ * Why a file is left out: over the size limit (`too-large`; for a Jupyter notebook, its cell sources over
+ * it, or its file over the most read to measure them; `detail` says which size was compared, see
+ * `tooLargeDetail`), binary, unreadable, a symlink leading out of the project, a symlink whose target
+ * does not exist (`symlink-broken`), a symlink in a chain of links that leads back to itself
+ * (`symlink-loop`; both name the link's target in `detail`), a symlink to a file or directory inside the
+ * project (`symlink-inside`: the target is indexed under its own path, once, and re-indexed when it
+ * changes; `detail` names it), marked generated, minified (code whose lines average over 500
+ * characters, a bundle: its windows would be unreadable and embed only each line's start), or holding
+ * a private key (`secret`).
  */
 export type SkipReason =
   | 'too-large'
@@ -53,7 +57,10 @@ export interface SkippedFile {
 export interface WalkOptions {
   /** Absolute, real path of the project root. */
   root: string;
-  /** Files larger than this many bytes are skipped (reason `too-large`). */
+  /**
+   * Files larger than this many bytes are skipped (reason `too-large`), except Jupyter notebooks whose
+   * cell sources are at most this many bytes: a notebook over it is read to measure them (see {@link tooLargeDetail}).
+   */
   maxFileBytes: number;
   /** Extra gitignore-syntax rules, e.g. the data directory when it lies inside the project. */
   extraIgnores?: readonly string[];
@@ -75,9 +82,10 @@ export interface WalkResult {
 /**
  * Lists the files of a project that belong in the index: honours `.gitignore` and `.monoragignore` at
  * every level (negation and anchored patterns included), `.git/info/exclude`, the built-in rules of
- * {@link DEFAULT_IGNORE_RULES}, a size limit, and binary detection by extension. Symbolic links are
- * never followed: each one the rules admit is listed in `skipped` (`symlink-inside`, `symlink-outside`,
- * `symlink-broken` or `symlink-loop`), so a file's content is indexed once, under its real path. Sorted by path.
+ * {@link DEFAULT_IGNORE_RULES}, a size limit (a notebook over it is read, to measure its cell sources),
+ * and binary detection by extension. Symbolic links are never followed: each one the rules admit is
+ * listed in `skipped` (`symlink-inside`, `symlink-outside`, `symlink-broken` or `symlink-loop`), so a
+ * file's content is indexed once, under its real path. Sorted by path.
  * @throws Error from the file system only for the root itself; unreadable entries below it are skipped.
  */
 export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope, filter }: WalkOptions): Promise<WalkResult> {
@@ -134,8 +142,9 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
           : { path: rel, reason: 'unreadable' });
         continue;
       }
-      if (size > maxFileBytes) {
-        skipped.push({ path: rel, reason: 'too-large', detail: `${size} bytes > ${maxFileBytes}` });
+      const tooLarge = await tooLargeDetail({ path: rel, size, maxFileBytes, readText: async () => textOf(await readProjectFile(abs)) });
+      if (tooLarge !== null) {
+        skipped.push({ path: rel, reason: 'too-large', detail: tooLarge });
         continue;
       }
       files.push({ path: rel, absPath: abs, size, mtimeMs: info!.mtimeMs });

@@ -35,7 +35,11 @@ export const configSchema = z.strictObject({
   logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   index: z
     .strictObject({
-      /** Files larger than this many bytes are skipped. Env `MONORAG_MAX_FILE_BYTES`. Default 1 MiB. */
+      /**
+       * Files larger than this many bytes are skipped. A Jupyter notebook (`.ipynb`) is measured by its cell
+       * sources (UTF-8 bytes), not its outputs: one over this is read to measure them, up to 16 times this
+       * on disk; a larger one is skipped unread. Env `MONORAG_MAX_FILE_BYTES`. Default 1 MiB.
+       */
       maxFileBytes: positiveInt.default(1024 * 1024),
       /** Files chunked and embedded at once. */
       concurrency: positiveInt.default(4),

@@ -1,9 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { indexProject } from '../index-project.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '../redact-file-text.js';
 import { openTestIndex } from '../test-index.js';
+import { testNotebook } from '../test-notebook.js';
 import { indexFile } from './index-file.js';
+import { planFileJobs } from './plan-file-jobs.js';
 import { writeTokenProject } from './testing/token-project.js';
 
 /** The chunk text stored for `file`, joined. */
@@ -74,6 +78,22 @@ describe('indexFile on an unchanged file (the secret re-scan)', () => {
     expect(await indexFile({ ...base, path: 'src/deploy.ts' })).toEqual({ path: 'src/deploy.ts', outcome: 'unchanged', chunks: 1 });
     expect(writeFile).not.toHaveBeenCalled();
     expect(await storedText(base.store, 'src/deploy.ts')).toContain(token);
+    await base.store.close();
+  });
+});
+
+describe('indexFile on a notebook over the size limit', () => {
+  it('indexes one whose cell sources fit (as the walk plans it), and deletes it once its file passes 16 x the limit', async () => {
+    const { root } = writeTokenProject();
+    const base = { ...(await openTestIndex(root)), maxFileBytes: 1000 };
+    const code = 'def trend(xs):\n    # least squares slope\n    return fit(xs)\n';
+    writeFileSync(path.join(root, 'src/rain.ipynb'), testNotebook({ code, imageChars: 5000 }));
+    expect((await planFileJobs(base)).paths).toContain('src/rain.ipynb');
+    expect(await indexFile({ ...base, path: 'src/rain.ipynb' })).toEqual({ path: 'src/rain.ipynb', outcome: 'indexed', chunks: 2 });
+    expect((await base.store.chunksOfFile('src/rain.ipynb')).find((c) => c.symbol === 'trend')).toMatchObject({ startLine: 27, endLine: 29 });
+    writeFileSync(path.join(root, 'src/rain.ipynb'), testNotebook({ code, imageChars: 17_000 }));
+    expect(await indexFile({ ...base, path: 'src/rain.ipynb' })).toEqual({ path: 'src/rain.ipynb', outcome: 'deleted', chunks: 0 });
+    expect(await base.store.getFile('src/rain.ipynb')).toBeUndefined();
     await base.store.close();
   });
 });

@@ -6,7 +6,8 @@ import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from '../embed-chunks.js';
 import { isGeneratedText } from '../detect-generated.js';
-import { readProjectFile } from '../read-project-file.js';
+import { readProjectFile, textOf, type ReadFileResult } from '../read-project-file.js';
+import { tooLargeDetail } from '../too-large-detail.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from '../redact-file-text.js';
 import type { FileJobProgress, FileJobResult } from './file-job.js';
 
@@ -19,7 +20,10 @@ export interface IndexFileOptions {
   store: ChunkStore;
   chunker: Chunker;
   embedder: Embedder;
-  /** Files larger than this many bytes are removed from the index, as the walk skips them. */
+  /**
+   * Files larger than this many bytes are removed from the index, as the walk skips them; a Jupyter notebook
+   * only when its cell sources are, or its file is over the most read to measure them (see {@link tooLargeDetail}).
+   */
   maxFileBytes: number;
   /**
    * Replace secrets with `[REDACTED:<rule>]` before chunking (config `index.redactSecrets`); default true.
@@ -72,8 +76,12 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });
-  if (info === undefined || !info.isFile() || info.size > maxFileBytes) return gone();
-  const read = await readProjectFile(absPath);
+  if (info === undefined || !info.isFile()) return gone();
+  // A notebook over the limit is read here to measure its cell sources; that read is the one indexed.
+  let read: ReadFileResult | undefined;
+  const readText = async (): Promise<string | undefined> => textOf((read = await readProjectFile(absPath)));
+  if ((await tooLargeDetail({ path: rel, size: info.size, maxFileBytes, readText })) !== null) return gone();
+  read ??= await readProjectFile(absPath);
   if (read.kind === 'binary' || read.kind === 'gone') return gone();
   if (read.kind === 'unreadable') {
     throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${rel} under ${root}: ${read.detail}.`);

@@ -9,6 +9,7 @@ export interface PlanFileJobsOptions {
   /** Absolute real path of the project root. */
   root: string;
   store: ChunkStore;
+  /** Files larger than this many bytes are left out as the walk leaves them out (a notebook by its cell sources). */
   maxFileBytes: number;
   extraIgnores?: readonly string[];
   /**

@@ -138,7 +138,7 @@ export async function createChunker({
         const notebook = readNotebook(text);
         if (typeof notebook === 'string') return windowsBecause(ctx, notebook);
         // Each run of code cells is planned like a file of the kernel's language, Markdown cells like a Markdown file.
-        return { pieces: [], ...notebookChunks(ctx.path, spec.id, notebook, { plan, maxTokens: budget, countTokens }) };
+        return { pieces: [], ...notebookChunks(ctx.path, spec.id, notebook, { plan, maxTokens: budget, countTokens, rowLengths: ctx.lines.lines.map((line) => line.length) }) };
       }
       case 'embedded': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');

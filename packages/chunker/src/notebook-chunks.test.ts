@@ -163,6 +163,27 @@ describe('Jupyter notebooks', () => {
     ]);
   });
 
+  it('does not let two code cells share a chunk across an image output, one row of base64 however long', () => {
+    const image = 'iVBORw0KGgo'.repeat(2000);
+    const cell = (source: string, png: boolean): object => ({
+      cell_type: 'code',
+      execution_count: 1,
+      metadata: {},
+      outputs: png ? [{ data: { 'image/png': image, 'text/plain': ['<Figure>'] }, metadata: {}, output_type: 'display_data' }] : [],
+      source: [source],
+    });
+    const text = (png: boolean): string =>
+      `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [cell('df = load()', false), cell('plot(df)', png)] }, null, 1)}\n`;
+    expect(rows(chunker.chunk(PATH, text(false)))).toEqual([[12, 21, 'module', null, '']]);
+    // The image is within MAX_CELL_GAP_ROWS rows of both sources but 22,000 characters long.
+    const split = chunker.chunk(PATH, text(true));
+    expect(rows(split)).toEqual([
+      [12, 12, 'module', null, ''],
+      [32, 32, 'module', null, ''],
+    ]);
+    expect(split.map((chunk) => chunk.content)).toEqual(['df = load()', 'plot(df)']);
+  });
+
   it('falls back to line windows over the JSON, as for any text file, and says why', () => {
     const malformed = SALES.split('\n').slice(0, 40).join('\n');
     const broken = chunker.analyse(PATH, malformed);

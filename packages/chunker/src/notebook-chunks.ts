@@ -31,6 +31,8 @@ export interface NotebookChunksOptions {
   /** Largest chunk, header + content, in tokens (the model's limit less its special tokens). */
   maxTokens: number;
   countTokens: TokenCounter;
+  /** Characters of each row of the .ipynb file (0-based rows), to measure what lies between two cells. */
+  rowLengths: readonly number[];
 }
 
 /** Chunks and symbols of a notebook, with lines of the .ipynb file. */
@@ -45,7 +47,8 @@ export interface NotebookChunks {
  * Consecutive cells of one type, their sources joined with one blank row between cells (a row of no
  * file row: -1), so that the planners see one text: a run of code cells is planned like one source file,
  * a run of Markdown cells like one Markdown file (a heading in one cell titles the text of the next).
- * A run ends where the next cell's source starts more than `MAX_CELL_GAP_ROWS` rows after the last one's.
+ * A run ends where the next cell's source starts more than `MAX_CELL_GAP_ROWS` rows, or
+ * `MAX_CELL_GAP_CHARS` characters, after the last one's.
  */
 interface Segment {
   type: NotebookCell['type'];
@@ -64,6 +67,20 @@ interface Segment {
  */
 export const MAX_CELL_GAP_ROWS = 40;
 
+/**
+ * Most characters of the file between one cell's last source row and the next cell's first for the two
+ * to share a chunk: the rows {@link MAX_CELL_GAP_ROWS} allows at about 100 characters each. An image
+ * output is one row of base64 (often 100 KB and more), which the row count alone would let through.
+ */
+export const MAX_CELL_GAP_CHARS = 4000;
+
+/** Characters of the rows strictly between `from` and `to` (0-based rows of the file). */
+function charsBetween(rowLengths: readonly number[], from: number, to: number): number {
+  let total = 0;
+  for (let row = from + 1; row < to && total <= MAX_CELL_GAP_CHARS; row++) total += rowLengths[row] ?? 0;
+  return total;
+}
+
 /** Kernel language names that are no language id, alias, extension or interpreter of the registry. */
 const KERNEL_ALIASES: Readonly<Record<string, string>> = { ipython: 'python', ipython3: 'python' };
 
@@ -78,12 +95,14 @@ function kernelSpec(language: string): LanguageSpec {
 }
 
 /** The segments of a notebook's cells in order; cells without source lines are left out. */
-function segmentsOf(cells: readonly NotebookCell[]): Segment[] {
+function segmentsOf(cells: readonly NotebookCell[], rowLengths: readonly number[]): Segment[] {
   const segments: Segment[] = [];
   let current = null as Segment | null;
   for (const cell of cells) {
     if (cell.lines.length === 0) continue;
-    if (current?.type === cell.type && (cell.firstRows[0] ?? 0) - (current.lastRows.at(-1) ?? 0) <= MAX_CELL_GAP_ROWS) {
+    const from = current?.lastRows.at(-1) ?? 0;
+    const to = cell.firstRows[0] ?? 0;
+    if (current?.type === cell.type && to - from <= MAX_CELL_GAP_ROWS && charsBetween(rowLengths, from, to) <= MAX_CELL_GAP_CHARS) {
       current.lines.push('');
       current.firstRows.push(-1);
       current.lastRows.push(-1);
@@ -121,7 +140,7 @@ function fileRowsOf(segment: Segment): FileRows {
  * cell alone, so no definition spans cells, and planning the run at once lets one-line cells share a chunk
  * up to the budget instead of each making a chunk that is almost all header), each run of Markdown cells
  * as Markdown sections, each run of raw cells by line windows; a long output ends a run (see
- * `MAX_CELL_GAP_ROWS`). Outputs, attachments and metadata are not indexed.
+ * `MAX_CELL_GAP_ROWS`, `MAX_CELL_GAP_CHARS`). Outputs, attachments and metadata are not indexed.
  *
  * A chunk's `content` is the decoded source it covers (cells of a run joined by a blank line), and its
  * `startLine..endLine` (1-based inclusive) are the lines of the .ipynb file from the JSON string holding
@@ -138,7 +157,7 @@ export function notebookChunks(path: string, language: string, notebook: Noteboo
   const chunks: Chunk[] = [];
   const symbols: CodeSymbol[] = [];
   const codeFallbacks: (FallbackReason | null)[] = [];
-  for (const segment of segmentsOf(notebook.cells)) {
+  for (const segment of segmentsOf(notebook.cells, options.rowLengths)) {
     const text = segment.lines.join('\n');
     const lines = createLineIndex(text, countTokens);
     const ctx = createPlanContext(path, lines, maxTokens, countTokens);

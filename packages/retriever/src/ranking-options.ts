@@ -1,3 +1,5 @@
+import { isNotebookProse } from '@monorag/shared';
+
 /**
  * Switches of the ranking steps after retrieval (DESIGN.md, query path: "priors"). Defaults in {@link DEFAULT_RANKING};
  * the eval turns each off in its ablation table (eval/RESULTS.md has the measured effect of each).
@@ -74,11 +76,11 @@ const DECLARATION_FILE = /\.(?:d\.[cm]?ts|pyi)$/;
 /**
  * Whether the intent prior weighs a chunk as reference material (the `prose` factors of
  * {@link INTENT_FACTORS}) rather than as implementation: documentation (a {@link PROSE_LANGUAGES}
- * language) and type declaration files (`index.d.ts`, `types/*.d.ts`, `*.pyi`). A declaration file
+ * language, or a notebook's Markdown cell, {@link isNotebookProse}) and type declaration files (`index.d.ts`, `types/*.d.ts`, `*.pyi`). A declaration file
  * restates an API's names and doc comments without its behaviour: next to a package's own JavaScript
  * or Python it answers "what does X take" like its reference page does, and outranks the code that
  * implements X for the same reasons (measured in eval/RESULTS.md, rows `package-*`).
  */
-export function isReferenceChunk(chunk: { path: string; language: string }): boolean {
-  return PROSE_LANGUAGES.has(chunk.language) || DECLARATION_FILE.test(chunk.path);
+export function isReferenceChunk(chunk: { path: string; language: string; kind?: string }): boolean {
+  return PROSE_LANGUAGES.has(chunk.language) || isNotebookProse(chunk) || DECLARATION_FILE.test(chunk.path);
 }

@@ -110,6 +110,12 @@ describe('isReferenceChunk', () => {
     expect(cases.map(([p, language]) => isReferenceChunk({ path: p, language }))).toEqual([true, true, true, true, true, true, false, false, false]);
   });
 
+  it("weighs a notebook's Markdown cells as reference and its code cells as code", () => {
+    expect(isReferenceChunk({ path: 'nb/sales.ipynb', language: 'jupyter', kind: 'section' })).toBe(true);
+    expect(isReferenceChunk({ path: 'nb/sales.ipynb', language: 'jupyter', kind: 'function' })).toBe(false);
+    expect(isReferenceChunk({ path: 'nb/sales.ipynb', language: 'jupyter', kind: 'module' })).toBe(false);
+  });
+
   it('lets the implementation overtake a slightly better declaration of it under a code-seeking query', () => {
     const declaration = hit('types/retry.d.ts', 1, 0.03, { language: 'typescript' });
     expect(applyIntent([declaration, hit('lib/retry.js', 1, 0.025)], 'code').map((h) => h.chunk.path)).toEqual(['lib/retry.js', 'types/retry.d.ts']);

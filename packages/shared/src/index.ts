@@ -17,4 +17,5 @@ export { sha256 } from './hash.js';
 export { editDistance, nearestName } from './nearest-name.js';
 export { decodeText, normaliseLineEnds, type DecodedText } from './decode-text.js';
 export { holdsPrivateKey } from './detect-private-key.js';
+export { isNotebookProse } from './notebook-prose.js';
 export { formatPlaces, printablePath } from './printable-path.js';

@@ -1,4 +1,4 @@
-import type { Chunk } from '@monorag/shared';
+import { isNotebookProse, type Chunk } from '@monorag/shared';
 
 /** Comment syntaxes, by the chunker's language ids. Languages not listed (prose, data) give no comments. */
 const SLASH = /\/\*[\s\S]*?(?:\*\/|$)|(?<![:\w/])\/\/[^\n]*/g;
@@ -31,6 +31,6 @@ const SYNTAX: Readonly<Record<string, RegExp>> = {
  */
 export function commentText(chunk: Pick<Chunk, 'content' | 'language' | 'kind'>): string {
   const pattern = SYNTAX[chunk.language];
-  if (!pattern || (chunk.language === 'jupyter' && chunk.kind === 'section')) return '';
+  if (!pattern || isNotebookProse(chunk)) return '';
   return [...chunk.content.matchAll(pattern)].map((m) => m[0]).join('\n');
 }

@@ -6,7 +6,10 @@
  * - `startLine` / `endLine` are 1-based and inclusive.
  */
 
-/** What a chunk represents in its file. */
+/**
+ * What a chunk represents in its file. `test` is a titled test callback of JavaScript or TypeScript
+ * (`it('retries on 503', ...)`, `describe('Pool', ...)`, node:test `t.test(...)`): its symbol is the title.
+ */
 export type ChunkKind =
   | 'function'
   | 'method'
@@ -15,6 +18,7 @@ export type ChunkKind =
   | 'type'
   | 'enum'
   | 'module'
+  | 'test'
   | 'section'
   | 'window';
 
@@ -125,8 +129,8 @@ export interface CodeSymbol {
   /** The identifier, e.g. `parseHeaders` (for `a.b.parseHeaders(...)` the last part). */
   name: string;
   /**
-   * For a definition, its kind: `function`, `method`, `class`, `interface`, `type`, `enum`, `module`, or for a
-   * module- or class-level binding `constant` (declared constant by the language, e.g. `const`, `static final`,
+   * For a definition, its kind: `function`, `method`, `class`, `interface`, `type`, `enum`, `module`, `test` (a
+   * JavaScript or TypeScript test callback, named by its title: `retries on 503`), or for a module- or class-level binding `constant` (declared constant by the language, e.g. `const`, `static final`,
    * `#define`, or named UPPER_CASE) or `variable` (any other module-level binding: `let`, `var`, Go `var`,
    * a Python lower-case assignment); class bodies hold only class-level constants.
    * For a reference: `call` (call site, `new X()`), `import` or `export`.
@@ -138,8 +142,9 @@ export interface CodeSymbol {
   /** Last line, 1-based inclusive. */
   endLine: number;
   /**
-   * For a definition, its enclosing scopes joined by `.` (e.g. `Client` for a method), or null at top level.
-   * For a reference, the function or method that contains it (qualified the same way), or null at top level.
+   * For a definition, its enclosing scopes joined by `.` (e.g. `Client` for a method, `Pool` for a test in
+   * `describe('Pool', ...)`), or null at top level.
+   * For a reference, the function, method or test that contains it (qualified the same way), or null at top level.
    */
   enclosing: string | null;
 }

@@ -130,7 +130,8 @@ export interface CodeSymbol {
   name: string;
   /**
    * For a definition, its kind: `function`, `method`, `class`, `interface`, `type`, `enum`, `module`, `test` (a
-   * JavaScript or TypeScript test callback, named by its title: `retries on 503`), or for a module- or class-level binding `constant` (declared constant by the language, e.g. `const`, `static final`,
+   * JavaScript or TypeScript test callback, named by its title: `retries on 503`), or for a module- or
+   * class-level binding `constant` (declared constant by the language, e.g. `const`, `static final`,
    * `#define`, or named UPPER_CASE) or `variable` (any other module-level binding: `let`, `var`, Go `var`,
    * a Python lower-case assignment); class bodies hold only class-level constants.
    * For a reference: `call` (call site, `new X()`), `import` or `export`.

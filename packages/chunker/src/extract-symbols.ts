@@ -56,11 +56,12 @@ function bindingPlace(node: Node, root: Node, owner: Scope | undefined, wrappers
 
 /**
  * The symbol table of one parsed file: definitions found by the language's definition rules (the
- * same rules that shape chunks; `callback` pseudo-definitions are left out) with their enclosing scopes,
+ * same rules that shape chunks; `callback` pseudo-definitions are left out; a titled test is kind `test`,
+ * named by its title) with their enclosing scopes (a nested test's: the titles around it),
  * module- and class-level constants and variables read by `spec.bindings` (kind `constant` or `variable`;
- * see `resolveBindings`), and references matched by `query` (see `REFERENCE_QUERIES`; captures named `_...` are skipped), each with the innermost function that
- * contains it. A reference on a definition's signature row with the definition's name is dropped, so a
- * definition is never reported as a call. The walk is iterative (deep nesting cannot overflow the stack)
+ * see `resolveBindings`), and references matched by `query` (see `REFERENCE_QUERIES`; captures named `_...`
+ * are skipped), each with the innermost function that contains it (a test counts as one). A reference on
+ * a definition's signature row with the definition's name is dropped, so a definition is never reported as a call. The walk is iterative (deep nesting cannot overflow the stack)
  * and bounded: at most `MAX_SYMBOLS_PER_FILE` rows.
  */
 export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null): CodeSymbol[] {
@@ -97,7 +98,8 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
             endLine: lastRowOf(node) + 1,
             enclosing: ownerParts.length > 0 ? joined : null,
           });
-          const isFunction = def.kind === 'function';
+          // A test is a function here: the calls in `it('retries on 503', ...)` are made by that test.
+          const isFunction = def.kind === 'function' || def.kind === 'test';
           let functionIndex = owner?.functionIndex ?? -1;
           if (isFunction) {
             functions.push({ start: node.startIndex, end: node.endIndex, qualified, parent: functionIndex });

@@ -16,4 +16,5 @@ export type {
   LanguageSpec,
   NamedRule,
   SyntaxSpec,
+  TestCallSpec,
 } from './languages/language-spec.js';

@@ -26,7 +26,9 @@ function sharedDepth(a: readonly string[], b: readonly string[]): number {
  * in it (never a sibling's: the tail of one method does not join the next method), when the joined
  * piece fits `ctx.maxTokens` with the neighbour's header; of two, the one sharing more enclosing
  * scopes, then the smaller result. The joined piece keeps the neighbour's kind, symbol, scopes and
- * signature. Repeats until nothing changes, so a head of two fragments goes to the piece after both.
+ * signature, so a test's fragment (`describe('Pool', () => {` and a constant) never joins a piece
+ * without a name (the module code before it): its title would be lost. Repeats until nothing changes,
+ * so a head of two fragments goes to the piece after both.
  * (A function's last statements too small to stand alone are balanced against the part before them
  * by the planner, which knows where statements end: see `syntaxPieces`.)
  * @param pieces sorted, non-overlapping pieces (as `normalisePieces` leaves them); not modified
@@ -56,7 +58,7 @@ export function mergeFragments(ctx: PlanContext, pieces: readonly Piece[], minTo
           const end = Math.max(target.end, piece.end);
           return { j, depth, related: depth === path.length || depth === targetPath.length, start, end, tokens: pieceTokens(start, end, target) };
         })
-        .filter((join) => join.related && join.tokens <= ctx.maxTokens)
+        .filter((join) => join.related && join.tokens <= ctx.maxTokens && !(piece.kind === 'test' && (out[join.j] as Piece).symbol === null))
         .sort((a, b) => b.depth - a.depth || a.tokens - b.tokens);
       const join = joins[0];
       if (!join) continue;

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { BodyKind, DefinitionKind, NamedRule, SyntaxSpec } from './languages/language-spec.js';
+import { testTitle } from './test-title.js';
 
 /** A definition found at a syntax node. */
 export interface Definition {
@@ -142,9 +143,18 @@ export function definesValue(value: Node, spec: SyntaxSpec): boolean {
   return valueDefinition(value, '', value.startPosition.row, spec) !== null;
 }
 
-/** A call statement with a function argument or an IIFE: `describe('x', () => {...})`, `(function () {...})()`. */
-function callbackDefinition(call: Node, spec: SyntaxSpec): Definition | null {
-  if (!spec.callValues.includes(call.type)) return null;
+/**
+ * A call statement with a function argument or an IIFE: `app.get('/x', (req, reply) => {...})`,
+ * `(function () {...})()`, a `callback`; or a test call (`describe('Pool', () => {...})`, `await
+ * t.test('unsupported route', async (t) => {...})`, see `testTitle`), a `test` named by its title. An
+ * awaited call (`spec.tests.awaits`) counts only as a test: `await retry(async () => {...})` stays plain code.
+ */
+function callbackDefinition(node: Node, spec: SyntaxSpec): Definition | null {
+  const awaited = spec.tests?.awaits.includes(node.type) ?? false;
+  const call = awaited ? (node.namedChildren.find((child) => child !== null && !spec.comments.includes(child.type)) ?? null) : node;
+  if (call === null || !spec.callValues.includes(call.type)) return null;
+  const test = spec.tests ? testTitle(call, spec.tests) : null;
+  if (awaited && test === null) return null;
   const callee = call.childForFieldName('function');
   let fn: Node | null = null;
   let name = 'callback';
@@ -160,6 +170,10 @@ function callbackDefinition(call: Node, spec: SyntaxSpec): Definition | null {
     if (callee) name = cleanName(callee.text);
   }
   const body = splittable(fn?.childForFieldName('body') ?? null, spec);
+  // A test is named even when its function has no block to split (`it('adds', () => expect(add(1, 2)).toBe(3))`).
+  if (test !== null && fn !== null) {
+    return { kind: 'test', name: test.title, ownerScopes: [], signatureRow: test.row, body, bodyKind: body ? 'statements' : null, isSignature: false };
+  }
   if (body === null) return null;
   return { kind: 'callback', name, ownerScopes: [], signatureRow: call.startPosition.row, body, bodyKind: 'statements', isSignature: false };
 }

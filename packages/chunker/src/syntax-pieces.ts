@@ -13,7 +13,7 @@ const MAX_DEPTH = 24;
 /** Longest skeleton signature (declaration line plus member names), in characters. */
 const MAX_SKELETON_SIGNATURE_CHARS = 160;
 
-/** An item holding a named definition; callbacks are module code that only splits like a function. */
+/** An item holding a named definition (a test too); callbacks are module code that only splits like a function. */
 function isDefinition(item: Item): boolean {
   return item.def !== null && item.def.kind !== 'callback';
 }
@@ -21,7 +21,7 @@ function isDefinition(item: Item): boolean {
 function chunkKindOf(def: Definition, owner: Definition | null): ChunkKind {
   switch (def.kind) {
     case 'function':
-      return (owner !== null && owner.kind !== 'namespace' && owner.kind !== 'function') || def.ownerScopes.length > 0
+      return (owner !== null && owner.kind !== 'namespace' && owner.kind !== 'function' && owner.kind !== 'test') || def.ownerScopes.length > 0
         ? 'method'
         : 'function';
     case 'namespace':
@@ -37,8 +37,9 @@ function chunkKindOf(def: Definition, owner: Definition | null): ChunkKind {
  * Plans the chunks of a parsed file (see the package README for the rules):
  * definitions with their comments and decorators; small neighbours grouped up to the limit;
  * large classes as a skeleton plus member chunks; large functions split between top-level statements;
- * a statement that fits stays whole, one over the limit is cut into line windows that each fit (only a
- * single line over the limit, which no line window can split, makes a chunk over it).
+ * titled tests (kind `test`) like functions, or like classes when they hold tests; a statement that fits
+ * stays whole, one over the limit is cut into line windows that each fit (only a single line over the
+ * limit, which no line window can split, makes a chunk over it).
  * @param root the tree's root node; walked only through definition bodies, with bounded depth
  */
 export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Piece[] {
@@ -72,7 +73,9 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     const first = defs[0]?.def;
     if (!first) return codeMetaOf(scopes, owner);
     if (defs.length === 1) return metaOf(first, scopes, owner);
-    return { kind: 'module', symbol: first.name, scopes, signature: signatureOf(first) };
+    // Several small tests (`it(...)` after `it(...)`) are still tests; several definitions otherwise a module.
+    const kind = defs.every((item) => item.def?.kind === 'test') ? 'test' : 'module';
+    return { kind, symbol: first.name, scopes, signature: signatureOf(first) };
   };
 
   function planItems(items: readonly Item[], scopes: string[], owner: Definition | null, depth: number): void {
@@ -129,7 +132,10 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
     if (lastInside.end < item.end) inside[inside.length - 1] = { ...lastInside, end: item.end };
     const before = out.length;
     const innerScopes = def.kind === 'callback' ? meta.scopes : [...meta.scopes, def.name];
-    if (def.bodyKind === 'statements') planStatements(item, meta, inside, innerScopes, depth);
+    // A test holding tests (`describe`, node:test's `test` with `t.test` subtests) splits like a class: its
+    // tests are members, each planned like a method with the title in its scopes. Other tests split like functions.
+    const holdsTests = def.kind === 'test' && inside.some((body) => body.def?.kind === 'test');
+    if (def.bodyKind === 'statements' && !holdsTests) planStatements(item, meta, inside, innerScopes, depth);
     else planMembers(item, def, meta, inside, innerScopes, depth);
     const last = out[out.length - 1];
     if (out.length > before && last && last.end < item.end) {

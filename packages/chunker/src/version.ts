@@ -4,5 +4,9 @@
  * tsc-15: Jupyter notebooks (`.ipynb`, language `jupyter`, was `text`) are chunked by their cells' decoded
  * source (code cells by the kernel language's syntax planner, with symbols; Markdown cells by sections),
  * no longer as line windows of their JSON; every other language's chunks are unchanged.
+ * tsc-16: JavaScript/TypeScript test callbacks with a literal title (`describe('Pool', ...)`, `it.only(...)`,
+ * node:test `await t.test('unsupported route', ...)`) are definitions of kind `test` named by the title (chunk
+ * symbol and symbol table), nested tests scoped by the titles around them; a test holding tests splits like a
+ * class. They were unnamed `module` code; chunks of files without test calls are unchanged.
  */
-export const CHUNKER_VERSION = 'tsc-15';
+export const CHUNKER_VERSION = 'tsc-16';

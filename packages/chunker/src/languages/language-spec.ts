@@ -3,10 +3,11 @@ export type ChunkStrategy = 'syntax' | 'markdown' | 'rst' | 'keys' | 'embedded' 
 
 /**
  * Kind a definition rule produces. `namespace` and `object` become chunk kind `module`; `callback` is a
- * call statement with a function argument (`describe('x', () => {...})`, an IIFE): module code that can be
- * split between the callback's statements when too large, with symbol null.
+ * call statement with a function argument (`app.get('/x', handler)`, an IIFE): module code that can be
+ * split between the callback's statements when too large, with symbol null; `test` is such a call of a
+ * test function with a literal title (`it('retries on 503', ...)`, see `TestCallSpec`), named by the title.
  */
-export type DefinitionKind = 'function' | 'class' | 'interface' | 'type' | 'enum' | 'namespace' | 'object' | 'callback';
+export type DefinitionKind = 'function' | 'class' | 'interface' | 'type' | 'enum' | 'namespace' | 'object' | 'callback' | 'test';
 
 /** What a definition's body holds: members (class-like, split into member chunks) or statements (function-like). */
 export type BodyKind = 'members' | 'statements';
@@ -118,6 +119,24 @@ export interface BindingSpec {
   staticScopes?: string[];
 }
 
+/**
+ * Which callback calls are tests (`testTitle`): the callee is a test function, directly or through its
+ * properties, and the first argument a literal title. A callee is a chain of names (`describe`,
+ * `it.only`, `describe.each(table)` read as `describe.each`, `t.test`): either it starts with one of
+ * `functions` and every name after it is one of `properties`, or (any object first) it holds one of
+ * `members` and every name after that is one of `properties`.
+ */
+export interface TestCallSpec {
+  /** Test functions called by name: `describe`, `it`, `test`, ... */
+  functions: string[];
+  /** Names after a test function that keep it one: modifiers (`only`, `skip`, `each`, ...) and nested APIs (`test.describe`, `test.step`). */
+  properties: string[];
+  /** Properties that are a test function of any object: `t.test` (node:test, tap), `t.describe`. */
+  members: string[];
+  /** Expression types looked through to the call, for test calls only: `await_expression` (`await t.test(...)`). */
+  awaits: string[];
+}
+
 /** Node types and rules of a tree-sitter grammar that the syntax planner needs. */
 export interface SyntaxSpec {
   /** Grammar file name inside `@cursorless/tree-sitter-wasms/out/`. */
@@ -140,6 +159,8 @@ export interface SyntaxSpec {
   blockTypes: string[];
   /** Module- and class-level constants and variables for the symbol table; absent: none are recorded. */
   bindings?: BindingSpec;
+  /** Callback calls that are titled tests (JavaScript family); absent: every callback call stays module code. */
+  tests?: TestCallSpec;
 }
 
 /** One language of the registry: pure data. */

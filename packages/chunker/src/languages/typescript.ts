@@ -1,4 +1,4 @@
-import type { BindingRule, BindingSpec, LanguageSpec, SyntaxSpec } from './language-spec.js';
+import type { BindingRule, BindingSpec, LanguageSpec, SyntaxSpec, TestCallSpec } from './language-spec.js';
 
 /** Rules shared by the TypeScript, TSX and JavaScript grammars (they share node type names). */
 export const ECMASCRIPT_DEFINITIONS: SyntaxSpec['definitions'] = {
@@ -50,6 +50,22 @@ export const ECMASCRIPT_BINDINGS: BindingSpec = {
   wrappers: ['export_statement', 'ambient_declaration'],
 };
 
+/**
+ * Test functions of Mocha, Jest, Vitest, Jasmine, node:test, tap and Playwright: `describe`, `it`, `test`
+ * and their aliases (`suite`, `context`, `specify`, Jasmine's focused and excluded `fit` / `xdescribe`),
+ * `bench`, their modifiers (`it.only`, `test.concurrent.skip`, `describe.each(table)`, `test.skipIf(cond)`)
+ * and Playwright's `test.describe` / `test.step`; `t.test(...)` and `t.describe(...)` on any object.
+ */
+export const ECMASCRIPT_TESTS: TestCallSpec = {
+  functions: ['describe', 'fdescribe', 'xdescribe', 'it', 'fit', 'xit', 'test', 'xtest', 'suite', 'context', 'xcontext', 'specify', 'xspecify', 'bench'],
+  properties: [
+    'only', 'skip', 'todo', 'each', 'for', 'concurrent', 'sequential', 'serial', 'parallel', 'fails', 'failing', 'shuffle',
+    'skipIf', 'runIf', 'fixme', 'slow', 'describe', 'test', 'it', 'step',
+  ],
+  members: ['test', 'describe'],
+  awaits: ['await_expression'],
+};
+
 /** Syntax spec for a grammar of the JavaScript family. */
 export function ecmascriptSyntax(grammar: string): SyntaxSpec {
   return {
@@ -71,6 +87,7 @@ export function ecmascriptSyntax(grammar: string): SyntaxSpec {
     ],
     blockTypes: ['statement_block', 'class_body', 'interface_body', 'object_type', 'enum_body', 'object'],
     bindings: ECMASCRIPT_BINDINGS,
+    tests: ECMASCRIPT_TESTS,
   };
 }
 

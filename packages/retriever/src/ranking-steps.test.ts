@@ -38,6 +38,20 @@ describe('symbolMatches', () => {
     expect(symbolMatches(['func_b'], [[call, tail, group]]).map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['a.py:20']);
   });
 
+  it('puts tests named like the identifier after every piece of its definitions', () => {
+    // `describe('parseHeaders', ...)` in a test file: a definition of kind test named parseHeaders, ranked first by BM25.
+    const suite = hit('test/headers.test.js', 1, 9, { symbol: 'parseHeaders', kind: 'test' });
+    const nested = hit('test/headers.test.js', 8, 8, { symbol: 'folds lines', kind: 'test', scopes: ['parseHeaders'] });
+    const head = hit('lib/headers.js', 10, 5, { symbol: 'parseHeaders', kind: 'function' });
+    const tail = hit('lib/headers.js', 30, 4, { symbol: 'parseHeaders', kind: 'function' });
+    const definitions = [
+      { path: 'test/headers.test.js', startLine: 1 },
+      { path: 'lib/headers.js', startLine: 10 },
+    ];
+    const out = symbolMatches(['parseHeaders'], [[suite, nested, head, tail]], definitions);
+    expect(out.map((h) => `${h.chunk.path}:${h.chunk.startLine}`)).toEqual(['lib/headers.js:10', 'lib/headers.js:30', 'test/headers.test.js:1', 'test/headers.test.js:8']);
+  });
+
   it('is empty without identifiers', () => {
     expect(symbolMatches([], [[hit('a.js', 1, 1, { symbol: 'x' })]])).toEqual([]);
   });

@@ -23,6 +23,9 @@ function chunkNames(chunk: Chunk): string[] {
  * whose symbol or innermost scope equals an identifier after {@link normaliseSymbol} (the other
  * pieces of a split definition), each group in candidate order. Definitions outrank mere mentions
  * this way; BM25 alone ranks a short call site of `foo` close to the definition of `foo`.
+ * Tests (chunk kind `test`: `describe('parseHeaders', ...)` is a definition named like the function it
+ * tests) come last, in the same order: they are found by their titles, but a test describes the
+ * definition and never outranks it.
  */
 export function symbolMatches(
   identifiers: readonly string[],
@@ -35,6 +38,8 @@ export function symbolMatches(
   for (const d of definitions) starts.set(d.path, [...(starts.get(d.path) ?? []), d.startLine]);
   const heads: ScoredChunk[] = [];
   const named: ScoredChunk[] = [];
+  const testHeads: ScoredChunk[] = [];
+  const testNamed: ScoredChunk[] = [];
   const seen = new Set<string>();
   for (const list of candidates) {
     for (const hit of list) {
@@ -42,9 +47,10 @@ export function symbolMatches(
       if (seen.has(key)) continue;
       seen.add(key);
       const { path, startLine, endLine } = hit.chunk;
-      if (starts.get(path)?.some((line) => line >= startLine && line <= endLine)) heads.push(hit);
-      else if (chunkNames(hit.chunk).some((n) => wanted.has(n))) named.push(hit);
+      const isTest = hit.chunk.kind === 'test';
+      if (starts.get(path)?.some((line) => line >= startLine && line <= endLine)) (isTest ? testHeads : heads).push(hit);
+      else if (chunkNames(hit.chunk).some((n) => wanted.has(n))) (isTest ? testNamed : named).push(hit);
     }
   }
-  return [...heads, ...named];
+  return [...heads, ...named, ...testHeads, ...testNamed];
 }

@@ -50,6 +50,13 @@ export interface ChunkStore {
   writeFile(file: FileRecord, chunks: Chunk[], vectors: Float32Array[], symbols?: readonly CodeSymbol[]): Promise<void>;
   /** Symbol rows (definitions or references) named exactly `query.name`, ordered by path and line. */
   findSymbols(query: SymbolQuery): Promise<SymbolHit[]>;
+  /**
+   * Records that the file was read again at `indexedAt` (ms since the Unix epoch, taken before the read)
+   * and found to hold the text the index has: raises the manifest entry's `indexedAt` to it, and writes
+   * nothing else (chunks, vectors and symbols stay). A no-op for an unknown path, an entry of another
+   * `contentHash` (the file was re-indexed meanwhile) or one already stamped at or after `indexedAt`.
+   */
+  setFileIndexedAt(path: string, contentHash: string, indexedAt: number): Promise<void>;
   /** Removes the file's chunks, symbols and manifest entry; a no-op for an unknown path. */
   deleteFile(path: string): Promise<void>;
   /** Nearest chunks by cosine similarity (score in [-1, 1], higher is better). */

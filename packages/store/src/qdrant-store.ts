@@ -205,6 +205,25 @@ function createQdrantStore({ client, where, collection, cache, identity, batchSi
         });
       }),
 
+    setFileIndexedAt: (path, contentHash, indexedAt) =>
+      guard(`record the read time of ${path}`, async () => {
+        // One request conditional on its filter, setting `indexedAt` inside the `file` payload: the entry is
+        // not read and written back, so a writeFile of the path in between is never undone.
+        await client.setPayload(collection, {
+          wait: true,
+          key: 'file',
+          payload: { indexedAt },
+          filter: {
+            must: [
+              docIs('file'),
+              byPath(path),
+              { key: 'file.contentHash', match: { value: contentHash } },
+              { key: 'file.indexedAt', range: { lt: indexedAt } },
+            ],
+          },
+        });
+      }),
+
     findSymbols: ({ name, role, limit, pathPrefix }: SymbolQuery) =>
       guard('read the symbol table', async () => {
         if (!Number.isInteger(limit) || limit < 0) {

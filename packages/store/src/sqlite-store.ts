@@ -147,6 +147,11 @@ function createSqliteStore(db: Database.Database, file: string, identity: IndexI
         db.transaction(() => writeFileRows(db, record, chunks, vectors, symbols)).immediate();
       }),
 
+    setFileIndexedAt: (path, contentHash, indexedAt) =>
+      guard(`record the read time of ${path}`, () => {
+        db.prepare('UPDATE files SET indexed_at = ? WHERE path = ? AND content_hash = ? AND indexed_at < ?').run(indexedAt, path, contentHash, indexedAt);
+      }),
+
     findSymbols: ({ name, role, limit, pathPrefix }: SymbolQuery) =>
       guard('read the symbol table', () => {
         checkLimit(limit, Number.MAX_SAFE_INTEGER);

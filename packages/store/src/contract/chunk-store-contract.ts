@@ -22,9 +22,10 @@ const v = (...xs: number[]): Float32Array => new Float32Array(xs);
 
 /**
  * The behaviour every {@link ChunkStore} implementation must have, as a vitest suite named `name`:
- * manifest, replace and delete semantics, exact dense and lexical ranking, filters, embedding cache,
- * metadata, identity checks and vector validation. Call it at the top level of an implementation's
- * test file; `open` gets {@link CONTRACT_IDENTITY} and must return an empty store.
+ * manifest, replace and delete semantics, re-stamping an unchanged file, exact dense and lexical
+ * ranking, filters, embedding cache, metadata, identity checks and vector validation. Call it at the
+ * top level of an implementation's test file; `open` gets {@link CONTRACT_IDENTITY} and must return an
+ * empty store.
  */
 export function describeChunkStoreContract(name: string, open: OpenContractStore): void {
   describe(`ChunkStore contract: ${name}`, () => {
@@ -85,6 +86,29 @@ export function describeChunkStoreContract(name: string, open: OpenContractStore
       expect(ids(await store.searchDense(v(1, 0, 0, 0), { limit: 10 }))).toEqual([b.chunks[0]?.id]);
       expect(ids(await store.searchLexical('sharedWord', { limit: 10 }))).toEqual([b.chunks[0]?.id]);
       expect(await store.stats()).toEqual({ files: 1, chunks: 1 });
+    });
+
+    it('setFileIndexedAt raises the stamp of an entry of that content and writes nothing else; another content, an earlier stamp and an unknown path are no-ops', async () => {
+      const a = await put('src/a.ts', [{ startLine: 1, content: 'walrus' }, { startLine: 5, content: 'narwhal' }], [v(1, 0, 0, 0), v(0, 1, 0, 0)]);
+      const b = await put('src/b.ts', [{ startLine: 1, content: 'pelican' }], [v(0, 0, 1, 0)]);
+      const vectors = await store.vectorsOfFile('src/a.ts');
+      const later = a.file.indexedAt + 60_000;
+
+      await store.setFileIndexedAt('src/a.ts', a.file.contentHash, later);
+      expect(await store.getFile('src/a.ts')).toEqual({ ...a.file, indexedAt: later });
+      expect(await store.chunksOfFile('src/a.ts')).toEqual(a.chunks);
+      expect(await store.vectorsOfFile('src/a.ts')).toEqual(vectors);
+      expect(ids(await store.searchLexical('narwhal', { limit: 10 }))).toEqual([a.chunks[1]?.id]);
+      expect(ids(await store.searchDense(v(1, 0, 0, 0), { limit: 1 }))).toEqual([a.chunks[0]?.id]);
+
+      // Never lowered; another content hash (the file was re-indexed meanwhile) keeps its own stamp.
+      await store.setFileIndexedAt('src/a.ts', a.file.contentHash, later - 1000);
+      await store.setFileIndexedAt('src/a.ts', 'f'.repeat(64), later + 1000);
+      expect((await store.getFile('src/a.ts'))?.indexedAt).toBe(later);
+      // An unknown path gets no entry.
+      await store.setFileIndexedAt('src/none.ts', a.file.contentHash, later);
+      expect(await store.listFiles()).toEqual([{ ...a.file, indexedAt: later }, b.file]);
+      expect(await store.stats()).toEqual({ files: 2, chunks: 3 });
     });
 
     it('dense search ranks by cosine similarity and reports it as the score', async () => {

@@ -42,10 +42,11 @@ class HttpError extends Error {
  * request is recorded and checked by `validator` before it is served. It implements what the Qdrant
  * store uses, with Qdrant's semantics: collections with named dense (Cosine, Dot) and sparse vectors
  * (`modifier: idf`, idf = ln(1 + (N - n + 0.5) / (n + 0.5)) as Qdrant documents), aliases, payload
- * indexes (recorded only), upsert, delete by ids or filter, set payload, update vectors, match and range conditions, batch updates applied in order, scroll,
- * count, retrieve, and the Query API with nearest (dense or sparse), filters, prefetch and RRF fusion
- * (score sum of 1 / (k + rank), rank from 1). Filters: must / must_not / should of `match.value`,
- * `match.any` and `has_id`. Not a full Qdrant: exact search only, no shards, no persistence.
+ * indexes (recorded only), upsert, delete by ids or filter, set payload (under a nested `key` too),
+ * update vectors, batch updates applied in order, scroll, count, retrieve, and the Query API with
+ * nearest (dense or sparse), filters, prefetch and RRF fusion (score sum of 1 / (k + rank), rank from 1).
+ * Filters: must / must_not / should of `match.value`, `match.any`, `range` and `has_id`, on top-level or
+ * dotted nested keys (`file.contentHash`). Not a full Qdrant: exact search only, no shards, no persistence.
  */
 export async function startFakeQdrant(validator: OpenApiValidator): Promise<FakeQdrant> {
   const collections = new Map<string, Collection>();
@@ -153,7 +154,7 @@ export async function startFakeQdrant(validator: OpenApiValidator): Promise<Fake
       const targets = Array.isArray(selector.points)
         ? (selector.points as (string | number)[]).map((id) => collection.points.get(String(id))).filter((p): p is Point => p !== undefined)
         : [...collection.points.values()].filter((p) => matches(p, selector.filter as Json));
-      for (const p of targets) Object.assign(p.payload, selector.payload as Json);
+      for (const p of targets) Object.assign(nestedObject(p.payload, selector.key), selector.payload as Json);
     } else {
       throw new HttpError(400, `fake Qdrant: unsupported update operation ${Object.keys(op).join(',')}`);
     }
@@ -299,8 +300,7 @@ function matches(point: Point, filter: Json | undefined): boolean {
 function condition(point: Point, c: Json): boolean {
   if (Array.isArray(c.has_id)) return (c.has_id as (string | number)[]).map(String).includes(String(point.id));
   if (c.must !== undefined || c.must_not !== undefined || c.should !== undefined) return matches(point, c);
-  const value = point.payload[String(c.key)];
-  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  const values = valuesAt(point.payload, String(c.key));
   const match = c.match as Json | undefined;
   if (match && 'value' in match) return values.includes(match.value);
   if (match && Array.isArray(match.any)) return values.some((v) => (match.any as unknown[]).includes(v));
@@ -312,4 +312,29 @@ function condition(point: Point, c: Json): boolean {
     return values.some((v) => typeof v === 'number' && ['lt', 'lte', 'gt', 'gte'].every((op) => bound(v, op, range[op])));
   }
   throw new HttpError(400, `fake Qdrant: unsupported condition ${JSON.stringify(c)}`);
+}
+
+/**
+ * The values at `key` of a payload, as a condition sees them: a dotted key (`file.contentHash`) goes
+ * into nested objects, arrays on the way and at the end are flattened.
+ */
+function valuesAt(payload: Json, key: string): unknown[] {
+  let values: unknown[] = [payload];
+  for (const part of key.split('.')) {
+    values = values.flatMap((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? [(v as Json)[part]] : []));
+    values = values.flatMap((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]));
+  }
+  return values;
+}
+
+/** The object a set payload writes into: the payload itself, or the object at its dotted `key` (created when missing). */
+function nestedObject(payload: Json, key: unknown): Json {
+  if (key === undefined || key === null) return payload;
+  let target = payload;
+  for (const part of String(key).split('.')) {
+    const next = target[part];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) target[part] = {};
+    target = target[part] as Json;
+  }
+  return target;
 }

@@ -61,7 +61,11 @@ export interface FileRecord {
   language: string;
   /** Number of chunks stored for the file. */
   chunkCount: number;
-  /** Milliseconds since the Unix epoch when the file was indexed. */
+  /**
+   * When the indexed text was read, in ms since the Unix epoch (taken just before the read): a save
+   * after it (the file's mtime later) is not in the index yet. Raised without a re-index when a later
+   * run reads the file again and finds it unchanged.
+   */
   indexedAt: number;
   /**
    * Why the file was chunked by line windows only (the chunker's `FallbackReason`, e.g. `no-grammar`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseQuery } from './analyse-query.js';
+import { analyseQuery, confirmNames } from './analyse-query.js';
 
 describe('analyseQuery', () => {
   it('finds camelCase, PascalCase, snake, SCREAMING, private and dotted identifiers, not English words', () => {
@@ -32,7 +32,26 @@ describe('analyseQuery', () => {
   });
 
   it('has no identifiers, files or cues in plain prose', () => {
-    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], fileRefs: [], intent: 'neutral', asksForTests: false });
+    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], candidateNames: [], fileRefs: [], intent: 'neutral', asksForTests: false });
+  });
+
+  it('offers words that may be names for the symbol table to confirm: a one-word query, backticked words, capitalised words after the first', () => {
+    expect(analyseQuery('Client').candidateNames).toEqual(['Client']);
+    expect(analyseQuery('freeze').candidateNames).toEqual(['freeze']);
+    expect(analyseQuery('parseHeaders').candidateNames).toEqual([]);
+    expect(analyseQuery('how does `freeze` stop the clock').candidateNames).toEqual(['freeze']);
+    expect(analyseQuery('How does Client pick a Pool for an origin?').candidateNames).toEqual(['Client', 'Pool']);
+    expect(analyseQuery('retry the request twice').candidateNames).toEqual([]);
+  });
+
+  it('takes the candidates the symbol table defines as identifiers, and a neutral query as named', async () => {
+    const defined = new Set(['Client']);
+    const confirmed = await confirmNames(analyseQuery('how does Client pick a Pool'), async (name) => defined.has(name));
+    expect(confirmed).toMatchObject({ identifiers: ['Client'], candidateNames: ['Pool'], intent: 'named' });
+    const cued = await confirmNames(analyseQuery('where is Client implemented'), async (name) => defined.has(name));
+    expect(cued).toMatchObject({ identifiers: ['Client'], intent: 'code' });
+    const none = analyseQuery('how does Agent work');
+    expect(await confirmNames(none, async () => false)).toBe(none);
   });
 
   it('tells a question about tests by its cue words or a named test file', () => {

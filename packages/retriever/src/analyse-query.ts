@@ -14,6 +14,13 @@ export interface QueryAnalysis {
    * identifiers, even when they happen to be symbol names too.
    */
   identifiers: string[];
+  /**
+   * Words that may name a symbol though no rule can tell them from English: the query's one word when
+   * it is a single word (`Client`, `freeze`), a word in backticks (`` `freeze` ``), and a capitalised
+   * word after the first (`how does Client retry`). The retriever takes those the symbol table defines
+   * as identifiers (see {@link confirmNames}); the others stay words.
+   */
+  candidateNames: string[];
   /** File references (`retry-handler.js`, `lib/core/util.js`), without a leading `./`. */
   fileRefs: string[];
   intent: QueryIntent;
@@ -46,6 +53,40 @@ function isIdentifier(token: string): boolean {
   return INNER_CAPITAL.test(bare);
 }
 
+const BARE_WORD = /^[A-Za-z_$][\w$]*$/;
+const BACKTICKED = /`([A-Za-z_$][\w$]*)`/g;
+const CAPITALISED = /^[A-Z][a-z0-9]+$/;
+
+/** See {@link QueryAnalysis.candidateNames}: the single word, backticked words, capitalised words after the first. */
+function nameCandidates(query: string): string[] {
+  const words = query.trim().split(/\s+/).filter((w) => w !== '');
+  const found = new Set<string>();
+  if (words.length === 1 && BARE_WORD.test(words[0]!.replace(/\(\)$/, ''))) found.add(words[0]!.replace(/\(\)$/, ''));
+  for (const m of query.matchAll(BACKTICKED)) found.add(m[1]!);
+  for (const word of words.slice(1)) {
+    const bare = word.replace(/^[("'`]+|[)"'`.,;:?!]+$/g, '');
+    if (CAPITALISED.test(bare)) found.add(bare);
+  }
+  return [...found];
+}
+
+/**
+ * `analysis` with the {@link QueryAnalysis.candidateNames} that `isDefined` confirms (the symbol
+ * table holds a definition of that exact name) added to its identifiers, and its intent `named` when
+ * it was `neutral` and one was confirmed. `analysis` itself when none is.
+ */
+export async function confirmNames(analysis: QueryAnalysis, isDefined: (name: string) => Promise<boolean>): Promise<QueryAnalysis> {
+  const confirmed: string[] = [];
+  for (const name of analysis.candidateNames) if (await isDefined(name)) confirmed.push(name);
+  if (confirmed.length === 0) return analysis;
+  return {
+    ...analysis,
+    identifiers: [...analysis.identifiers, ...confirmed],
+    candidateNames: analysis.candidateNames.filter((name) => !confirmed.includes(name)),
+    intent: analysis.intent === 'neutral' ? 'named' : analysis.intent,
+  };
+}
+
 /**
  * Reads identifiers, file references and intent from a query with fixed rules (no model): the
  * "query understanding" step of DESIGN.md's query path. Intent is `docs` when the query uses a
@@ -69,11 +110,12 @@ export function analyseQuery(query: string): QueryAnalysis {
     const forms = token.includes('.') ? [token, ...token.split('.').filter(isIdentifier)] : [token];
     for (const f of forms) if (!identifiers.includes(f)) identifiers.push(f);
   }
+  const candidateNames = nameCandidates(withoutFiles).filter((word) => !identifiers.includes(word));
   const docsFile = fileRefs.some((f) => /\.(md|mdx|rst)$/i.test(f));
   const codeFile = fileRefs.some((f) => !/\.(md|mdx|rst|json|ya?ml|toml)$/i.test(f));
   let intent: QueryIntent = identifiers.length > 0 ? 'named' : 'neutral';
   if (DOCS_CUES.test(query) || docsFile) intent = 'docs';
   else if (CODE_CUES.test(query) || codeFile) intent = 'code';
   const asksForTests = TEST_CUES.test(query) || fileRefs.some(isTestPath);
-  return { identifiers, fileRefs, intent, asksForTests };
+  return { identifiers, candidateNames, fileRefs, intent, asksForTests };
 }

@@ -6,8 +6,10 @@ import { isTestPath } from './test-paths.js';
 /**
  * Multiplies the fused score of every chunk from a test file ({@link isTestPath}) by
  * {@link TEST_FACTOR} and re-sorts, ties in the incoming order. Call it only for queries that do not
- * ask about tests; it never removes a result.
+ * ask about tests; it never removes a result. A chunk `exempt` says is left as it is: the definition
+ * of a name the query asks for (a fixture, a helper, a class that only a test file defines) is what
+ * the query wants wherever it lives, and the prior exists for queries that name nothing.
  */
-export function applyTestPrior(hits: readonly ScoredChunk[]): ScoredChunk[] {
-  return rescore(hits, (hit) => (isTestPath(hit.chunk.path) ? hit.score * TEST_FACTOR : hit.score));
+export function applyTestPrior(hits: readonly ScoredChunk[], exempt: (hit: ScoredChunk) => boolean = () => false): ScoredChunk[] {
+  return rescore(hits, (hit) => (isTestPath(hit.chunk.path) && !exempt(hit) ? hit.score * TEST_FACTOR : hit.score));
 }

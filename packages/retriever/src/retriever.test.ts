@@ -133,4 +133,25 @@ describe('createRetriever', () => {
     expect(await paths('backoff delay doubles', { pathPrefix: 'test/' })).toEqual(['test/backoff.test.ts']);
     await store.close();
   });
+
+  it('keeps the definition of a name the query asks for first in a test file (a fixture only tests define), and reads a one-word query as a name the symbol table defines', async () => {
+    const fixture = { ...chunk('tests/conftest.ts', 'function freeze(clock) { clock.stop() }'), symbol: 'freeze' };
+    const mentions = [1, 2, 3].map((n) => chunk(`src/m${n}.ts`, `function thaw${n}() { /* undo a freeze ${'x '.repeat(n)}*/ }`));
+    const store = await storeWith(mentions);
+    await store.writeFile({ path: fixture.path, contentHash: fixture.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [fixture], await fake.embed([fixture.content]), [
+      { name: 'freeze', kind: 'function', role: 'definition', startLine: 1, endLine: 1, enclosing: null },
+    ]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    for (const query of ['freeze', 'how does `freeze` stop the clock']) {
+      const { results } = await retriever.search({ query, mode: 'lexical' });
+      expect(results[0]?.path, query).toBe('tests/conftest.ts');
+    }
+    await store.close();
+    // The same chunks without the symbol table's definition: `freeze` is a plain word, and the test file's chunk takes the prior.
+    const plain = await storeWith([...mentions, fixture]);
+    const unnamed = createRetriever({ store: plain, getEmbedder: async () => fake, limits: LIMITS });
+    const { results } = await unnamed.search({ query: 'freeze', mode: 'lexical' });
+    expect(results.map((hit) => hit.path)).toEqual(['src/m1.ts', 'src/m2.ts', 'src/m3.ts', 'tests/conftest.ts']);
+    await plain.close();
+  });
 });

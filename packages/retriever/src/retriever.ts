@@ -1,7 +1,7 @@
-import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit } from '@monorag/shared';
+import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit, type SymbolHit } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
-import { analyseQuery } from './analyse-query.js';
+import { analyseQuery, confirmNames } from './analyse-query.js';
 import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
@@ -14,7 +14,7 @@ import { createQueryVectorCache, QUERY_CACHE_ENTRIES } from './query-vector-cach
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
-import { symbolMatches } from './symbol-matches.js';
+import { holdsDefinitionStart, symbolMatches } from './symbol-matches.js';
 import { emptyFilterWarnings } from './empty-filter-warnings.js';
 
 /** Definitions of one query identifier looked up in the symbol table for the exact-symbol list. */
@@ -137,9 +137,13 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
   return {
     async search(request, trace) {
       const { query, limit } = validate(request, limits);
-      const analysis = analyseQuery(query);
       const filter: SearchFilter = {};
       if (request.pathPrefix) filter.pathPrefix = request.pathPrefix.replace(/^\.\//, '');
+      // Words that may be names (`Client`, a backticked `freeze`) count as identifiers when the symbol table defines them.
+      const analysis = steps.symbolMatch
+        ? await confirmNames(analyseQuery(query), async (name) =>
+            (await store.findSymbols({ name, role: 'definition', limit: 1, pathPrefix: filter.pathPrefix })).length > 0)
+        : analyseQuery(query);
       if (request.language) filter.language = request.language;
       if (steps.pathScope && !filter.pathPrefix && analysis.fileRefs.length > 0) {
         const scope = resolveFileScope(analysis.fileRefs, (await store.listFiles()).map((f) => f.path));
@@ -171,12 +175,14 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         else trace('dense', lists[0]!);
         if (mode === 'hybrid') trace('bm25', lists[1]!);
       }
+      let definitionStarts: SymbolHit[] = [];
       if (steps.symbolMatch && mode !== 'dense' && analysis.identifiers.length > 0) {
         const byName = await store.searchLexical(analysis.identifiers.join(' '), { limit: pool, filter });
         const definitions = await Promise.all(
           analysis.identifiers.map((name) => store.findSymbols({ name, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix })),
         );
-        const exact = symbolMatches(analysis.identifiers, [byName, ...lists], definitions.flat());
+        definitionStarts = definitions.flat();
+        const exact = symbolMatches(analysis.identifiers, [byName, ...lists], definitionStarts);
         if (exact.length > 0) {
           lists.push(exact);
           trace?.('symbol', exact);
@@ -193,7 +199,8 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         trace?.('intent', fused);
       }
       if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
-        fused = applyTestPrior(fused);
+        // The definition of a name the query asks for keeps its place even in a test file (a fixture, a test-only helper).
+        fused = applyTestPrior(fused, (hit) => hit.chunk.kind !== 'test' && holdsDefinitionStart(hit, definitionStarts));
         trace?.('tests', fused);
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({

@@ -54,3 +54,9 @@ export function symbolMatches(
   }
   return [...heads, ...named, ...testHeads, ...testNamed];
 }
+
+/** Whether `hit`'s chunk holds the first line of one of `definitions` (same path, start line within its lines). */
+export function holdsDefinitionStart(hit: ScoredChunk, definitions: readonly Pick<SymbolHit, 'path' | 'startLine'>[]): boolean {
+  const { path, startLine, endLine } = hit.chunk;
+  return definitions.some((d) => d.path === path && d.startLine >= startLine && d.startLine <= endLine);
+}

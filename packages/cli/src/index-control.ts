@@ -1,5 +1,5 @@
 import { currentCommit, indexLockHolder, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
-import type { IndexControl, IndexRunSummary } from '@monorag/mcp';
+import { SKIPPED_LISTED, type IndexControl, type IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
@@ -54,7 +54,16 @@ function untilStopped<T>(promise: Promise<T>, stopping: AbortSignal | undefined,
 /** The MCP summary of an in-process run's report. */
 export function indexRunSummary(report: IndexReport): IndexRunSummary {
   const { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs } = report;
-  return { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs };
+  const summary: IndexRunSummary = { mode, files, added, changed, deleted, unchanged, chunksEmbedded, moved, cachePruned, durationMs };
+  if (report.skipped.length > 0) {
+    summary.skipped = {
+      total: report.skipped.length,
+      files: report.skipped.slice(0, SKIPPED_LISTED).map(({ path, reason, detail, removed }) => ({
+        path, reason, ...(detail !== undefined ? { detail } : {}), ...(removed ? { removed: true } : {}),
+      })),
+    };
+  }
+  return summary;
 }
 
 /** Creates the {@link ServeIndexControl} of a served project. */

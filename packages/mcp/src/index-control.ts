@@ -1,6 +1,9 @@
 import type { IndexFreshness } from '@monorag/retriever';
 
 /** The outcome of one index run, as the MCP tools report it. */
+/** Most skipped files a {@link IndexRunSummary} lists. */
+export const SKIPPED_LISTED = 20;
+
 export interface IndexRunSummary {
   mode: 'full' | 'paths';
   files: number;
@@ -18,6 +21,12 @@ export interface IndexRunSummary {
    * Set when the run indexed nothing itself but put file jobs on the team stack's queue for `monorag
    * worker`s (`queue.kind` bullmq): the counts above other than `files` and `unchanged` are then 0.
    */
+  /**
+   * Files the run left out and why (`too-large`, `binary`, `symlink-outside`, `secret`, ... with the
+   * detail, e.g. `1350025 bytes > 1048576`): at most {@link SKIPPED_LISTED} in `files`, all counted in
+   * `total`. Absent when the run skipped nothing.
+   */
+  skipped?: { total: number; files: { path: string; reason: string; detail?: string; removed?: boolean }[] };
   enqueued?: {
     /** The BullMQ queue's name. */
     queue: string;

@@ -19,8 +19,22 @@ const runSchema = z.object({
   moved: z.number().int(),
   cachePruned: z.number().int(),
   durationMs: z.number(),
+  skipped: z
+    .object({
+      total: z.number().int(),
+      files: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string().optional(), removed: z.boolean().optional() })),
+    })
+    .optional(),
   enqueued: z.object({ queue: z.string(), jobs: z.number().int(), workers: z.number().int() }).optional(),
 });
+
+/** ` Skipped N: a (too-large: ...), b (binary)[, and M more].` for a run that left files out; '' otherwise. */
+function describeSkipped(run: IndexRunSummary): string {
+  if (!run.skipped || run.skipped.total === 0) return '';
+  const { total, files } = run.skipped;
+  const named = files.map((f) => `${printablePath(f.path)} (${f.reason}${f.detail ? `: ${f.detail}` : ''}${f.removed ? '; removed from the index' : ''})`);
+  return ` Skipped ${total}: ${named.join(', ')}${total > files.length ? `, and ${total - files.length} more` : ''}.`;
+}
 
 function describeRun(run: IndexRunSummary): string {
   if (run.enqueued) {
@@ -31,7 +45,7 @@ function describeRun(run: IndexRunSummary): string {
       `${run.files} files in the index.`
     );
   }
-  return `${run.mode} run: ${run.added} added (${run.moved} moved), ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.`;
+  return `${run.mode} run: ${run.added} added (${run.moved} moved), ${run.changed} changed, ${run.deleted} deleted, ${run.unchanged} unchanged; ${run.chunksEmbedded} chunks embedded in ${(run.durationMs / 1000).toFixed(1)} s; ${run.files} files in the index.${describeSkipped(run)}`;
 }
 
 /** The warning of a `sync_index` path that names nothing (the CLI's `index --paths` warns the same way). */

@@ -2,6 +2,6 @@
 export { createMcpServer, type McpServerOptions } from './mcp-server.js';
 export { fenceCode } from './fence.js';
 export { createTrackedTransport, type TrackedTransport } from './tracked-transport.js';
-export type { IndexControl, IndexRunSummary, IndexStatus } from './index-control.js';
+export { SKIPPED_LISTED, type IndexControl, type IndexRunSummary, type IndexStatus } from './index-control.js';
 export { createStdioTransport, type StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 export { checkMessage, parseMessage, type MessageCheck, type RejectedMessage } from './check-message.js';

@@ -7,6 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { unknownPaths } from '@monorag/indexer';
 import type { IndexFreshness, SearchResponse } from '@monorag/retriever';
+import type { IndexRunSummary } from './index-control.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from './mcp-server.js';
 
@@ -33,6 +34,8 @@ afterEach(async () => {
 
 /** The `paths` of every sync_index the fake index control received. */
 const synced: (readonly string[] | undefined)[] = [];
+/** The last run the fake index control reports. */
+let lastRun: IndexRunSummary | null = null;
 
 /** Connects an in-process client to a server over `root` whose search returns `hit` and whose index control is fake. */
 async function connect(): Promise<Client> {
@@ -51,7 +54,7 @@ function createServer() {
     readFreshness: async () => index,
     retriever: { search: async (): Promise<SearchResponse> => ({ results: [hit], mode: 'lexical', index, warnings: [] }) },
     indexControl: {
-      status: async () => ({ index, watching: 'off', watchedDirectories: 0, lastRun: null, lastError: null }),
+      status: async () => ({ index, watching: 'off', watchedDirectories: 0, lastRun, lastError: null }),
       sync: async ({ paths }) => {
         synced.push(paths);
         return null;
@@ -87,6 +90,26 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ text
 }
 
 describe('MCP tools', () => {
+  it('index_status names the files the last run left out and why, so an assistant learns a file is not searchable', async () => {
+    const run = { mode: 'full', files: 3, added: 3, changed: 0, deleted: 0, unchanged: 0, chunksEmbedded: 9, moved: 0, cachePruned: 0, durationMs: 1200 } as const;
+    lastRun = {
+      ...run,
+      skipped: { total: 23, files: [{ path: 'src/huge.ts', reason: 'too-large', detail: '1350025 bytes > 1048576' }, { path: 'blob.bin', reason: 'binary', removed: true }] },
+    };
+    try {
+      const result = await call('index_status', {});
+      expect(result.text).toContain(
+        'Last full run: 3 added (0 moved), 0 changed, 0 deleted, 0 unchanged; 9 chunks embedded in 1.2 s; 3 files in the index. ' +
+          'Skipped 23: src/huge.ts (too-large: 1350025 bytes > 1048576), blob.bin (binary; removed from the index), and 21 more.',
+      );
+      expect((result.structured?.lastRun as IndexRunSummary).skipped).toEqual(lastRun.skipped);
+      lastRun = run;
+      expect((await call('index_status', {})).text).toContain('3 files in the index.\n');
+    } finally {
+      lastRun = null;
+    }
+  });
+
   it('get_file_context refuses a file whose content holds a private key, with no ignore rules given', async () => {
     const result = await call('get_file_context', { path: 'realkey.txt', startLine: 1, endLine: 2 });
     expect(result).toMatchObject({

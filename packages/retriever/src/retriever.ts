@@ -200,7 +200,8 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       }
       if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
         // The definition of a name the query asks for keeps its place even in a test file (a fixture, a test-only helper).
-        fused = applyTestPrior(fused, (hit) => hit.chunk.kind !== 'test' && holdsDefinitionStart(hit, definitionStarts));
+        const named = definitionStarts.filter((definition) => definition.kind !== 'test');
+        fused = applyTestPrior(fused, (hit) => holdsDefinitionStart(hit, named));
         trace?.('tests', fused);
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({

@@ -7,7 +7,7 @@ const index = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headC
 describe('formatResults', () => {
   it('keeps each result header on one line, even for a file name with a newline', () => {
     const response: SearchResponse = {
-      results: [{ path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', kind: 'function', language: 'typescript', score: 0.0000012345, snippet: 'function f() {}' }],
+      results: [{ path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', scopes: [], kind: 'function', language: 'typescript', score: 0.0000012345, snippet: 'function f() {}' }],
       mode: 'lexical',
       index,
       warnings: [],
@@ -18,17 +18,38 @@ describe('formatResults', () => {
   });
 
   it('says where else the same text is, after the snippet', () => {
-    const hit = { path: 'README.md', startLine: 1, endLine: 4, symbol: null, kind: 'section' as const, language: 'markdown', score: 0.5, snippet: '# Retry' };
+    const hit = { path: 'README.md', startLine: 1, endLine: 4, symbol: null, scopes: [], kind: 'section' as const, language: 'markdown', score: 0.5, snippet: '# Retry' };
     const alsoAt = [{ path: 'docs/index.md', startLine: 3, endLine: 6 }, { path: 'odd\nname.md', startLine: 1, endLine: 4 }];
     const response: SearchResponse = { results: [{ ...hit, alsoAt }], mode: 'hybrid', index, warnings: [] };
     expect(formatResults(response).split('\n').slice(0, 3)).toEqual(['README.md:1-4  -  0.5000', '    # Retry', '  (same text also at docs/index.md:3-6, "odd\\nname.md":1-4)']);
   });
 
   it('adds a ranks line per result with --explain, "-" where a stage lacks the result', () => {
-    const hit = { path: 'src/a.ts', startLine: 3, endLine: 9, symbol: 'f', kind: 'function' as const, language: 'typescript', score: 0.03, snippet: 'function f() {}' };
+    const hit = { path: 'src/a.ts', startLine: 3, endLine: 9, symbol: 'f', scopes: [], kind: 'function' as const, language: 'typescript', score: 0.03, snippet: 'function f() {}' };
     const response: SearchResponse = { results: [hit], mode: 'hybrid', index, warnings: [] };
     const lines = formatResults(response, 6, [{ dense: 4, bm25: null, rrf: 2, intent: 1 }]).split('\n');
     expect(lines.slice(0, 3)).toEqual(['src/a.ts:3-9  f  0.03000', '  ranks: dense 4, bm25 -, rrf 2, intent 1', '    function f() {}']);
+  });
+
+  it('names a result by its scopes and symbol: a method by its class, a nested test by the tests around it', () => {
+    const hit = { path: 'lib/client.js', startLine: 106, endLine: 146, kind: 'method' as const, language: 'javascript', score: 0.03, snippet: 'constructor () {}' };
+    const response: SearchResponse = {
+      results: [
+        { ...hit, symbol: 'constructor', scopes: ['Client'] },
+        { ...hit, symbol: 'unsupported method', scopes: ['customized 404'], kind: 'test' },
+        { ...hit, symbol: null, scopes: ['Client'] },
+        { ...hit, symbol: null, scopes: [] },
+      ],
+      mode: 'hybrid',
+      index,
+      warnings: [],
+    };
+    expect(formatResults(response).split('\n').filter((line) => line.startsWith('lib/'))).toEqual([
+      'lib/client.js:106-146  Client > constructor  0.03000',
+      'lib/client.js:106-146  customized 404 > unsupported method  0.03000',
+      'lib/client.js:106-146  Client  0.03000',
+      'lib/client.js:106-146  -  0.03000',
+    ]);
   });
 
   it('ends the footer with the staleness warning when the tree has moved on, and prints none when fresh', () => {

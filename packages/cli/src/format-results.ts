@@ -1,8 +1,8 @@
 import type { SearchResponse, StageRanks } from '@monorag/retriever';
-import { formatPlaces, printablePath } from '@monorag/shared';
+import { formatPlaces, printablePath, qualifiedName } from '@monorag/shared';
 
 /**
- * Human output of `monorag search` (stdout): `path:start-end  symbol  score`, then an indented
+ * Human output of `monorag search` (stdout): `path:start-end  name  score` (name: the scopes and symbol, `Client > constructor`, or `-`), then an indented
  * snippet, and a footer: the mode and the index's size and age, then, when the tree has moved on from the
  * index, `(Stale index: <warning>)` (the wording of the MCP tools' `> Stale index:` line). The search's
  * own warnings (`response.warnings`) are not part of it: the command writes them to stderr. A path with control
@@ -15,7 +15,7 @@ export function formatResults(response: SearchResponse, snippetLines = 6, ranks?
   const out: string[] = [];
   if (response.results.length === 0) out.push('No results.');
   for (const [i, hit] of response.results.entries()) {
-    out.push(`${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}  ${hit.symbol ?? '-'}  ${hit.score.toPrecision(4)}`);
+    out.push(`${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}  ${qualifiedName(hit) ?? '-'}  ${hit.score.toPrecision(4)}`);
     const stages = ranks?.[i];
     if (stages) out.push(`  ranks: ${Object.entries(stages).map(([stage, rank]) => `${stage} ${rank ?? '-'}`).join(', ')}`);
     const lines = hit.snippet.split('\n');

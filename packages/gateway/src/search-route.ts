@@ -28,7 +28,7 @@ function resolveField<T>(res: Response, field: string, resolve: () => T): T | ty
 
 /**
  * `POST /v1/search`: hybrid (or `lexical` / `dense`) search over the project's index. Answers 200 with
- * `{"results": [{path, startLine, endLine, symbol, kind, language, score, snippet, alsoAt?}], "mode", "index",
+ * `{"results": [{path, startLine, endLine, symbol, scopes, kind, language, score, snippet, alsoAt?}], "mode", "index",
  * "warnings"}`, the JSON of `monorag search --json` (the `index` freshness judged against the work tree,
  * as the CLI and the MCP tool do). An empty body is 400 showing the body expected; a bad body 400
  * naming the field; a `path` outside the project

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from './mcp-server.js';
 
 const index: IndexFreshness = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, unqueuedChanges: 0, queue: null, indexing: false, stale: false, warning: null };
-const hit = { path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', kind: 'function' as const, language: 'typescript', score: 0.5, snippet: 'function f() {}' };
+const hit = { path: 'odd\nname.ts', startLine: 1, endLine: 2, symbol: 'f', scopes: ['Retry'], kind: 'function' as const, language: 'typescript', score: 0.5, snippet: 'function f() {}' };
 
 let root: string;
 let client: Client | undefined;
@@ -159,7 +159,7 @@ describe('MCP tools', () => {
 
   it('search_code keeps a result header on one line for a file name with a newline', async () => {
     const result = await call('search_code', { query: 'f' });
-    expect(result.text.split('\n')).toContain('### 1. "odd\\nname.ts":1-2 `f` (function, score 0.5)');
+    expect(result.text.split('\n')).toContain('### 1. "odd\\nname.ts":1-2 `Retry > f` (function, score 0.5)');
   });
 
   it('search_code counts one result in the singular', async () => {

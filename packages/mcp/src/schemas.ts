@@ -6,6 +6,8 @@ export const searchHitSchema = z.object({
   startLine: z.number().int(),
   endLine: z.number().int(),
   symbol: z.string().nullable(),
+  /** Enclosing definitions, outermost first ([] at the top level). */
+  scopes: z.array(z.string()),
   kind: z.string(),
   language: z.string(),
   score: z.number(),

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolvePathPrefix, type IndexFreshness, type Retriever } from '@monorag/retriever';
-import { formatPlaces, printablePath } from '@monorag/shared';
+import { formatPlaces, printablePath, qualifiedName } from '@monorag/shared';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
 import { formatFreshness } from './format-freshness.js';
@@ -63,7 +63,7 @@ export function registerSearchCodeTool(
         const response = readFreshness ? { ...searched, index: await readFreshness() } : searched;
         const parts = response.results.map(
           (hit, i) =>
-            `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${hit.symbol ? ` \`${hit.symbol}\`` : ''} (${hit.kind}, score ${hit.score})\n` +
+            `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${qualifiedName(hit) ? ` \`${qualifiedName(hit)}\`` : ''} (${hit.kind}, score ${hit.score})\n` +
             fenceCode(hit.snippet, hit.language) +
             (hit.alsoAt ? `\nThe same text is also at ${formatPlaces(hit.alsoAt)}.` : ''),
         );

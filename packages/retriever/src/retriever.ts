@@ -209,6 +209,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         startLine: chunk.startLine,
         endLine: chunk.endLine,
         symbol: chunk.symbol,
+        scopes: [...chunk.scopes],
         kind: chunk.kind,
         language: chunk.language,
         score: Number(score.toPrecision(6)),

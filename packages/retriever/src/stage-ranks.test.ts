@@ -4,7 +4,7 @@ import { stageRanks } from './stage-ranks.js';
 
 const scored = (path: string, startLine: number, endLine: number): ScoredChunk => ({ chunk: { path, startLine, endLine } as Chunk, score: 1 });
 const result = (path: string, startLine: number, endLine: number): SearchHit =>
-  ({ path, startLine, endLine, symbol: null, kind: 'function', language: 'typescript', score: 1, snippet: '' });
+  ({ path, startLine, endLine, symbol: null, scopes: [], kind: 'function', language: 'typescript', score: 1, snippet: '' });
 
 describe('stageRanks', () => {
   it("gives each result's 1-based rank per stage, matched by path and line range, null when absent", () => {

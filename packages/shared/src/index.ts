@@ -18,4 +18,5 @@ export { editDistance, nearestName } from './nearest-name.js';
 export { decodeText, normaliseLineEnds, type DecodedText } from './decode-text.js';
 export { holdsPrivateKey } from './detect-private-key.js';
 export { isNotebookProse } from './notebook-prose.js';
+export { qualifiedName } from './qualified-name.js';
 export { formatPlaces, printablePath } from './printable-path.js';

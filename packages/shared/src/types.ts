@@ -98,6 +98,11 @@ export interface SearchHit {
   startLine: number;
   endLine: number;
   symbol: string | null;
+  /**
+   * The definitions enclosing the chunk, outermost first (`['Client']` for a method of `Client`,
+   * `['Pool', 'closing']` for a test nested in two describes); [] at the top level.
+   */
+  scopes: string[];
   kind: ChunkKind;
   language: string;
   /** Fused score (in lexical mode the BM25 score), to 6 significant digits; higher is better. Comparable only within one response. */

@@ -8,7 +8,7 @@ import { currentCommit } from './current-commit.js';
 import { isGeneratedText } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
-import { walkProject, type SkippedFile } from './walk-project.js';
+import { walkProject, type SkippedFile, type WalkedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, needsSecretRescan, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
@@ -125,6 +125,9 @@ interface PendingFile {
  * before a long run over older files ends). A file's chunks, symbols and manifest entry are written in one store
  * transaction, so an interrupted run leaves every file either fully old or fully new, and the next
  * run resumes where it stopped. Unreadable files are skipped and keep their previous index entry.
+ * Freshness: each file's entry records when its text was read (`FileRecord.indexedAt`; raised for a file
+ * found unchanged that was saved since), so a file saved while a run embeds still counts as pending
+ * afterwards (`countWorkTreeChanges`).
  * A full run records the secret scanner it redacted with ({@link SECRET_SCANNER_META}), and makes it the
  * one queue workers are required to use when a whole-tree enqueue had required another ({@link REQUIRED_SCANNER_META}).
  * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; `RUN_INTERRUPTED` when `signal` is
@@ -162,9 +165,11 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   let pending: PendingFile[] = [];
   let pendingChunks = 0;
 
-  /** Writes one file's chunks, vectors, symbols and manifest entry (one store transaction) and counts it. */
+  /**
+   * Writes one file's chunks, vectors, symbols and manifest entry (one store transaction) and counts it.
+   * The entry keeps the `indexedAt` of its read: a save while its batch was embedded stays pending.
+   */
   const write = async (file: PendingFile, vectors: Float32Array[]): Promise<void> => {
-    file.record.indexedAt = Date.now();
     await store.writeFile(file.record, file.chunks, vectors, file.symbols);
     if (file.isNew) report.added++;
     else report.changed++;
@@ -220,6 +225,15 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     await store.deleteFile(path);
     report.deleted++;
   };
+  /**
+   * Counts a file read at `readAt` whose text is the indexed one. When it was saved since its entry's
+   * read (an editor's save-all, `touch`, a tool rewriting the same bytes), the entry takes this read's
+   * time, and nothing else is written: otherwise its mtime would keep it pending for good.
+   */
+  const unchanged = async (file: WalkedFile, previous: FileRecord, readAt: number): Promise<void> => {
+    report.unchanged++;
+    if (file.mtimeMs > previous.indexedAt) await store.setFileIndexedAt(file.path, previous.contentHash, readAt);
+  };
   /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
   const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified' | 'secret'): Promise<void> => {
     skipped.push(manifest.has(path) ? { path, reason, removed: true } : { path, reason });
@@ -230,6 +244,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const byAge = [...walk.files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of byAge) {
     throwIfInterrupted(options.signal);
+    // The file's `indexedAt`: taken before the read, so a save during the read or after it is later.
+    const readAt = Date.now();
     const read = await readProjectFile(file.absPath);
     progress.filesScanned++;
     if (read.kind === 'binary') {
@@ -259,7 +275,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     // The content hash is that of the file as written (secrets included), so editing a secret re-indexes the file.
     const same = previous !== undefined && previous.contentHash === read.contentHash;
     if (same && !rescan) {
-      report.unchanged++;
+      await unchanged(file, previous, readAt);
       continue;
     }
     let redacted;
@@ -273,7 +289,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     if (same && sameSecrets(previous.secrets, redacted.secrets)) {
-      report.unchanged++;
+      await unchanged(file, previous, readAt);
       continue;
     }
     const { chunks, symbols, language, fallback } = chunker.analyse(file.path, redacted.text);
@@ -284,7 +300,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     progress.filesToIndex++;
-    const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: 0 };
+    const record: FileRecord = { path: file.path, contentHash: read.contentHash, size: file.size, language, chunkCount: chunks.length, indexedAt: readAt };
     // Files of a code language chunked by windows (minified, parse time-out, no grammar) say why; `monorag status` lists them.
     if (fallback !== null) record.fallback = fallback;
     if (redacted.secrets) {

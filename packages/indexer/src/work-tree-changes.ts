@@ -18,10 +18,11 @@ export interface WorkTreeChangesOptions {
    */
   isIndexed?: (relPath: string) => Promise<boolean>;
   /**
-   * When the index last wrote a file (`FileRecord.indexedAt`, ms since the Unix epoch), undefined for
-   * a file it does not hold. Given, a file the index holds counts only when modified after its own
-   * write, not after `sinceMs`: a long or interrupted run (which records `indexedAt` only when it
-   * completes) has already written the files saved while it ran, and they are not pending.
+   * When the index read the text it holds of a file (`FileRecord.indexedAt`, ms since the Unix epoch),
+   * undefined for a file it does not hold. Given, a file the index holds counts only when modified
+   * after that read, not after `sinceMs`: a long or interrupted run has already indexed the files saved
+   * before it read them, and they are not pending; one saved after its read (while its batch was
+   * embedded) is, though the run wrote it.
    */
   indexedAtOf?: (relPath: string) => Promise<number | undefined>;
   /** Repo-relative paths already queued for indexing (the file jobs of the team stack's queue): never counted. */
@@ -32,7 +33,8 @@ export interface WorkTreeChangesOptions {
  * Work-tree changes the index has not seen yet: files git lists as untracked and not ignored, or as
  * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
- * last index run), or, for a file the index holds and `indexedAtOf` is given, after the index wrote it; and tracked files deleted from the work tree that the index still holds
+ * last index run), or, for a file the index holds and `indexedAtOf` is given, after the index
+ * read the text it holds; and tracked files deleted from the work tree that the index still holds
  * (`isIndexed`; a deletion has no time, so the index's own contents decide). A symbolic link (to a
  * file inside the project, outside it, a missing target or a loop) and a path that cannot be examined
  * are no file the indexer reads (the walk skips them), so they count as a deletion does: only while the

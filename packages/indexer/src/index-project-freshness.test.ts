@@ -102,4 +102,22 @@ describe('indexProject and freshness without a watcher', () => {
     expect(await pending(base)).toBe(0);
     await base.store.close();
   });
+
+  it('a new file created after the walk, while a batch is embedded, reads as pending after the run', async () => {
+    const root = gitRepo({ 'src/greet.ts': OLD });
+    const base = await openTestIndex(root);
+    const held = createHeldEmbedder();
+    const run = indexProject({ ...base, embedder: held.embedder });
+    const embedding = await held.reached;
+    writeFileSync(path.join(root, 'src/late.ts'), NEW);
+    setMtime(root, 'src/late.ts', embedding + 1);
+    await after(embedding + 1);
+    held.release();
+    expect(await run).toMatchObject({ added: 1, files: 1 });
+    expect(await pending(base)).toBe(1);
+
+    expect(await indexProject(base)).toMatchObject({ added: 1, unchanged: 1 });
+    expect(await pending(base)).toBe(0);
+    await base.store.close();
+  });
 });

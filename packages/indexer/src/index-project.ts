@@ -126,8 +126,8 @@ interface PendingFile {
  * transaction, so an interrupted run leaves every file either fully old or fully new, and the next
  * run resumes where it stopped. Unreadable files are skipped and keep their previous index entry.
  * Freshness: each file's entry records when its text was read (`FileRecord.indexedAt`; raised for a file
- * found unchanged that was saved since), so a file saved while a run embeds still counts as pending
- * afterwards (`countWorkTreeChanges`).
+ * found unchanged that was saved since), and the index's `indexedAt` meta when the run started, so a
+ * file saved or created while a run embeds still counts as pending afterwards (`countWorkTreeChanges`).
  * A full run records the secret scanner it redacted with ({@link SECRET_SCANNER_META}), and makes it the
  * one queue workers are required to use when a whole-tree enqueue had required another ({@link REQUIRED_SCANNER_META}).
  * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; `RUN_INTERRUPTED` when `signal` is
@@ -329,7 +329,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   }
   await flush();
 
-  await store.setMeta('indexedAt', String(Date.now()));
+  // When the run started, not now: a file created after the walk is newer than the index, and pending.
+  await store.setMeta('indexedAt', String(started));
   await store.setMeta('indexedCommit', commit ?? '');
   if (!scope) {
     await store.setMeta(SECRET_SCANNER_META, scanner);

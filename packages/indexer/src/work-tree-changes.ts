@@ -8,7 +8,10 @@ import type { IgnoreFilter } from './ignore-filter.js';
 export interface WorkTreeChangesOptions {
   /** Absolute real path of the project root (a git work tree; otherwise nothing is counted). */
   root: string;
-  /** When the index was last updated, in ms since the Unix epoch; null when it never was (every file counts). */
+  /**
+   * The index's `indexedAt` meta, in ms since the Unix epoch: when the last completed index run started
+   * (in queue mode, when the queue last drained); null when none completed (every file counts).
+   */
   sinceMs: number | null;
   /** The project's ignore rules: files the index leaves out never count. */
   filter: IgnoreFilter;
@@ -33,7 +36,7 @@ export interface WorkTreeChangesOptions {
  * Work-tree changes the index has not seen yet: files git lists as untracked and not ignored, or as
  * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
- * last index run), or, for a file the index holds and `indexedAtOf` is given, after the index
+ * last index run started), or, for a file the index holds and `indexedAtOf` is given, after the index
  * read the text it holds; and tracked files deleted from the work tree that the index still holds
  * (`isIndexed`; a deletion has no time, so the index's own contents decide). A symbolic link (to a
  * file inside the project, outside it, a missing target or a loop) and a path that cannot be examined

@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { indexProject } from '../index-project.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '../redact-file-text.js';
+import { createHeldEmbedder } from '../test-held-embedder.js';
 import { openTestIndex } from '../test-index.js';
 import { testNotebook } from '../test-notebook.js';
 import { indexFile } from './index-file.js';
@@ -94,6 +95,57 @@ describe('indexFile on a notebook over the size limit', () => {
     writeFileSync(path.join(root, 'src/rain.ipynb'), testNotebook({ code, imageChars: 17_000 }));
     expect(await indexFile({ ...base, path: 'src/rain.ipynb' })).toEqual({ path: 'src/rain.ipynb', outcome: 'deleted', chunks: 0 });
     expect(await base.store.getFile('src/rain.ipynb')).toBeUndefined();
+    await base.store.close();
+  });
+});
+
+/** Resolves once Date.now() is past `ms`. */
+async function after(ms: number): Promise<void> {
+  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+describe('indexFile and the read time of an entry (FileRecord.indexedAt)', () => {
+  it('stamps the time of its read: a save while the file is embedded stays newer than the entry, and the next job indexes it', async () => {
+    const { root } = writeTokenProject();
+    const base = await openTestIndex(root);
+    const file = path.join(root, 'src/plain.ts');
+    const held = createHeldEmbedder();
+    const job = indexFile({ ...base, embedder: held.embedder, path: 'src/plain.ts' });
+    const embedding = await held.reached;
+    writeFileSync(file, 'export function subtract(a: number, b: number): number {\n  return a - b;\n}\n');
+    utimesSync(file, (embedding + 1) / 1000, (embedding + 1) / 1000);
+    await after(embedding + 1);
+    held.release();
+    expect(await job).toEqual({ path: 'src/plain.ts', outcome: 'indexed', chunks: 1 });
+    const record = (await base.store.getFile('src/plain.ts'))!;
+    expect(record.indexedAt).toBeLessThanOrEqual(embedding);
+    expect(statSync(file).mtimeMs).toBeGreaterThan(record.indexedAt);
+    expect(await storedText(base.store, 'src/plain.ts')).toContain('a + b');
+
+    expect(await indexFile({ ...base, path: 'src/plain.ts' })).toEqual({ path: 'src/plain.ts', outcome: 'indexed', chunks: 1 });
+    expect(await storedText(base.store, 'src/plain.ts')).toContain('a - b');
+    expect(statSync(file).mtimeMs).toBeLessThanOrEqual((await base.store.getFile('src/plain.ts'))!.indexedAt);
+    await base.store.close();
+  });
+
+  it('an unchanged file saved since its entry was read: unchanged, no store write, and the entry takes this read time', async () => {
+    const { root } = writeTokenProject();
+    const base = await openTestIndex(root);
+    await indexProject(base);
+    const before = (await base.store.getFile('src/plain.ts'))!;
+    const touched = before.indexedAt + 5;
+    await after(touched);
+    utimesSync(path.join(root, 'src/plain.ts'), touched / 1000, touched / 1000);
+    const writeFile = vi.spyOn(base.store, 'writeFile');
+    const started = Date.now();
+    expect(await indexFile({ ...base, path: 'src/plain.ts' })).toEqual({ path: 'src/plain.ts', outcome: 'unchanged', chunks: 1 });
+    expect(writeFile).not.toHaveBeenCalled();
+    const restamped = (await base.store.getFile('src/plain.ts'))!;
+    expect(restamped).toEqual({ ...before, indexedAt: restamped.indexedAt });
+    expect(restamped.indexedAt).toBeGreaterThanOrEqual(started);
+    // Not saved since: the entry keeps its stamp.
+    expect(await indexFile({ ...base, path: 'src/plain.ts' })).toEqual({ path: 'src/plain.ts', outcome: 'unchanged', chunks: 1 });
+    expect((await base.store.getFile('src/plain.ts'))!.indexedAt).toBe(restamped.indexedAt);
     await base.store.close();
   });
 });

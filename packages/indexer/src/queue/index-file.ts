@@ -36,7 +36,8 @@ export interface IndexFileOptions {
 /**
  * Brings one file's index entry up to date, the unit of work of a queue worker: a missing, binary,
  * generated or oversized file, a symbolic link, or one holding a private key, is deleted from the index; a file whose content hash equals the
- * manifest's is left alone, unless the index was written with another secret scanner (see below);
+ * manifest's is left alone (only its `indexedAt` moves to this read when the file was saved since the
+ * entry's read), unless the index was written with another secret scanner (see below);
  * otherwise it is analysed, embedded through the cache and written with
  * its manifest entry in one store write (as {@link indexProject} does for each file, so both paths
  * give the same index). Idempotent: running it twice, or after a crash, gives the same state.
@@ -77,6 +78,9 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
     throw error;
   });
   if (info === undefined || !info.isFile()) return gone();
+  // The entry's `indexedAt`: taken before the read (the notebook measure's or the one below), so a save
+  // during or after it is later, and pending.
+  const readAt = Date.now();
   // A notebook over the limit is read here to measure its cell sources; that read is the one indexed.
   let read: ReadFileResult | undefined;
   const readText = async (): Promise<string | undefined> => textOf((read = await readProjectFile(absPath)));
@@ -89,16 +93,20 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   if (isGeneratedText(read.text) || holdsPrivateKey(read.text)) return gone();
   const previous = await store.getFile(rel);
   const same = previous !== undefined && previous.contentHash === read.contentHash;
-  const unchanged: FileJobResult = { path: rel, outcome: 'unchanged', chunks: previous?.chunkCount ?? 0 };
-  if (same && (await store.getMeta(SECRET_SCANNER_META)) === scanner) return unchanged;
+  /** The file holds the indexed text: a save since the entry's read only moves its `indexedAt` (as in indexProject). */
+  const unchanged = async (record: FileRecord): Promise<FileJobResult> => {
+    if (info.mtimeMs > record.indexedAt) await store.setFileIndexedAt(rel, record.contentHash, readAt);
+    return { path: rel, outcome: 'unchanged', chunks: record.chunkCount };
+  };
+  if (same && (await store.getMeta(SECRET_SCANNER_META)) === scanner) return unchanged(previous);
   const redacted = await redactFileText(rel, read.text, redactSecrets);
-  if (same && sameSecrets(previous.secrets, redacted.secrets)) return unchanged;
+  if (same && sameSecrets(previous.secrets, redacted.secrets)) return unchanged(previous);
   await onProgress?.({ path: rel, phase: 'read', chunks: 0 });
   const { chunks, symbols, language, fallback } = chunker.analyse(rel, redacted.text);
   await onProgress?.({ path: rel, phase: 'chunked', chunks: chunks.length });
   const { vectors } = await embedChunks(chunks, store, embedder);
   await onProgress?.({ path: rel, phase: 'embedded', chunks: chunks.length });
-  const record: FileRecord = { path: rel, contentHash: read.contentHash, size: info.size, language, chunkCount: chunks.length, indexedAt: Date.now() };
+  const record: FileRecord = { path: rel, contentHash: read.contentHash, size: info.size, language, chunkCount: chunks.length, indexedAt: readAt };
   if (fallback !== null) record.fallback = fallback;
   if (redacted.secrets) record.secrets = redacted.secrets;
   await store.writeFile(record, chunks, vectors, symbols);

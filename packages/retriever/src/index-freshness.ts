@@ -2,7 +2,7 @@ import type { ChunkStore } from '@monorag/store';
 
 /** How fresh the index is; part of every search response and every MCP tool result. */
 export interface IndexFreshness {
-  /** ISO 8601 time of the last completed index run, or null. */
+  /** ISO 8601 time the last completed index run started (in queue mode, when the queue last drained), or null. */
   indexedAt: string | null;
   /** Git commit the index reflects (HEAD when the last run started), or null outside git. */
   indexedCommit: string | null;

@@ -65,4 +65,30 @@ describe('createCircuitBreaker', () => {
     breaker.release();
     expect(breaker.admit().admitted).toBe(true);
   });
+
+  it('allowTrial ends the cool-down at once: one trial is admitted, and a failed trial opens the circuit anew', () => {
+    const c = clock();
+    const breaker = createCircuitBreaker({ failureThreshold: 1, coolDownMs: 30_000, now: c.now });
+    breaker.recordFailure();
+    c.advance(1_000);
+    expect(breaker.admit()).toMatchObject({ admitted: false, retryInMs: 29_000 });
+    breaker.allowTrial();
+    expect(breaker.state).toBe('half-open');
+    expect(breaker.admit()).toEqual({ admitted: true });
+    expect(breaker.admit().admitted).toBe(false); // still one trial at a time
+    breaker.allowTrial(); // a trial is in flight: nothing changes
+    expect(breaker.admit().admitted).toBe(false);
+    breaker.recordFailure();
+    expect(breaker.state).toBe('open');
+    expect(breaker.admit()).toMatchObject({ admitted: false, retryInMs: 30_000 });
+  });
+
+  it('allowTrial does nothing to a closed circuit', () => {
+    const breaker = createCircuitBreaker({ failureThreshold: 2 });
+    breaker.recordFailure();
+    breaker.allowTrial();
+    expect(breaker.state).toBe('closed');
+    breaker.recordFailure();
+    expect(breaker.state).toBe('open'); // the earlier failure still counts
+  });
 });

@@ -24,13 +24,20 @@ export type Admission = { admitted: true } | { admitted: false; retryInMs: numbe
  * A circuit breaker for calls to one service. Callers ask {@link CircuitBreaker.admit} before each
  * attempt and report its outcome with `recordSuccess` (the service answered, even with a 4xx),
  * `recordFailure` (it did not, or answered 5xx) or `release` (the attempt ended for a reason that
- * says nothing about the service).
+ * says nothing about the service). `allowTrial` ends an open circuit's cool-down early.
  */
 export interface CircuitBreaker {
   admit(): Admission;
   recordSuccess(): void;
   recordFailure(): void;
   release(): void;
+  /**
+   * Ends an open circuit's cool-down now: the next call is admitted as its trial (half-open), which
+   * closes the circuit if it succeeds and opens it for another cool-down if it fails. For a caller that
+   * learned by other means (a health check) that the service answers again. Does nothing while the
+   * circuit is closed or a trial is in flight.
+   */
+  allowTrial(): void;
   readonly state: CircuitState;
 }
 
@@ -85,6 +92,9 @@ export function createCircuitBreaker({
     },
     release(): void {
       probing = false;
+    },
+    allowTrial(): void {
+      if (state === 'open') state = 'half-open';
     },
   };
 }

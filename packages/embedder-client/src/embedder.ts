@@ -25,4 +25,11 @@ export interface Embedder {
    * @throws MonoragError `EMBEDDER_UNAVAILABLE` when the server cannot be reached or answers garbage.
    */
   vocabulary?(): Promise<readonly string[] | undefined>;
+  /**
+   * One cheap check that the server answers (`GET /health`, with a short time-out; no embedding), for a
+   * caller waiting out an outage: true when it does. A true answer also ends an open circuit's
+   * cool-down, so the next request goes out at once as its trial. Never rejects. Optional: an embedder
+   * without it (in process, or one restarted on demand) is not probed.
+   */
+  probe?(): Promise<boolean>;
 }

@@ -211,6 +211,35 @@ describe('createHttpEmbedder', () => {
     expect(vectors[0]![0]).toBe(4);
   });
 
+  it('probe() sends only GET /health; a healthy answer ends the cool-down, so the next call is admitted at once as the trial', async () => {
+    let up = false;
+    const server = await startServer((req, body, res) => {
+      if (!up) return json(res, 502, { detail: 'no upstream' }); // a proxy whose server is gone
+      if (req.url === '/health') return json(res, 200, { status: 'ok' });
+      goodHandler(req, body, res);
+    });
+    const embedder = createHttpEmbedder({ url: server.url, retries: 0, circuitBreaker: { failureThreshold: 1, coolDownMs: 60_000 } });
+    await failure(embedder.embed(['a']));
+    expect(await embedder.probe!()).toBe(false);
+    expect((await failure(embedder.embed(['a']))).message).toContain('circuit open');
+    up = true;
+    expect(await embedder.probe!()).toBe(true);
+    expect((await embedder.embed(['abcd']))[0]![0]).toBe(4);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /embed', 'GET /health', 'GET /health', 'POST /embed', 'GET /info']);
+  });
+
+  it('probe() answers false, never rejecting, for a refused connection or a health check slower than probeTimeoutMs', async () => {
+    const hung = await startServer(() => {
+      // never answers
+    });
+    const started = Date.now();
+    expect(await createHttpEmbedder({ url: hung.url, probeTimeoutMs: 100 }).probe!()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const gone = await startServer(goodHandler);
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    expect(await createHttpEmbedder({ url: gone.url }).probe!()).toBe(false);
+  });
+
   it('a 4xx answer does not count against the circuit', async () => {
     const server = await startServer((_req, _body, res) => json(res, 422, { detail: 'bad' }));
     const embedder = createHttpEmbedder({ url: server.url, circuitBreaker: { failureThreshold: 1 } });

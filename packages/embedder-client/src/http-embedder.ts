@@ -4,6 +4,7 @@ import { ErrorCode, MonoragError, type Logger } from '@monorag/shared';
 import { createCircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import type { Embedder, EmbedderInfo } from './embedder.js';
 import { checkEmbedderIdentity, type ExpectedIdentity } from './embedder-identity.js';
+import { checkHealth } from './check-health.js';
 import { createLimiter } from './limiter.js';
 import { backoffMs, classifyFailure } from './retry-policy.js';
 
@@ -34,6 +35,8 @@ export interface HttpEmbedderOptions {
    * request decides whether the circuit closes again.
    */
   circuitBreaker?: CircuitBreakerOptions;
+  /** Deadline of the health check `probe()` sends (`GET /health`), in ms; default 1,000. */
+  probeTimeoutMs?: number;
   /** The index's model and dimension: `info()` and every `/embed` answer are checked against it. */
   expected?: ExpectedIdentity;
   /**
@@ -115,7 +118,9 @@ function parseVectors(url: string, data: EmbedResponse, count: number): Float32A
  * `/vocab` means no vocabulary). Connection errors, time-outs
  * (`timeoutMs` per request) and 5xx answers are retried `retries` times with exponential backoff
  * from `retryDelayMs`; 4xx answers are not. A circuit breaker (`circuitBreaker`) makes calls fail at
- * once while the server is down, so indexing stops with a clear error instead of waiting forever.
+ * once while the server is down, so indexing stops with a clear error instead of waiting forever;
+ * `probe()` asks `GET /health` (within `probeTimeoutMs`) and, when it answers, ends the circuit's
+ * cool-down, so a caller that saw the server come back is not refused for the rest of it.
  * @throws MonoragError `INVALID_ARGUMENT` for bad options (at creation) or non-string texts;
  *   `EMBEDDER_REJECTED` for a request the server rejected (4xx, with its message); `EMBEDDER_UNAVAILABLE` naming the URL when
  *   the server is unreachable or fails, the circuit is open, or it returns vectors of the wrong
@@ -131,6 +136,7 @@ export function createHttpEmbedder({
   retryRefused = true,
   concurrency = 1,
   circuitBreaker,
+  probeTimeoutMs = 1000,
   expected,
   unavailableAdvice = 'Start or fix the server at that address, or unset EMBEDDING_URL so monorag starts its own.',
   logger,
@@ -140,6 +146,7 @@ export function createHttpEmbedder({
   positiveInt('timeoutMs', timeoutMs, 1);
   positiveInt('retries', retries, 0);
   positiveInt('concurrency', concurrency, 1);
+  positiveInt('probeTimeoutMs', probeTimeoutMs, 1);
   const http: AxiosInstance = axios.create({ baseURL: base, timeout: timeoutMs, maxContentLength: Infinity, maxBodyLength: Infinity });
   const breaker = createCircuitBreaker(circuitBreaker);
   const limit = createLimiter(concurrency);
@@ -265,5 +272,11 @@ export function createHttpEmbedder({
     return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 
-  return { info, embed, vocabulary };
+  async function probe(): Promise<boolean> {
+    const healthy = await checkHealth(base, probeTimeoutMs).catch(() => false);
+    if (healthy) breaker.allowTrial();
+    return healthy;
+  }
+
+  return { info, embed, vocabulary, probe };
 }

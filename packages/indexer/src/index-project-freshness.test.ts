@@ -103,6 +103,25 @@ describe('indexProject and freshness without a watcher', () => {
     await base.store.close();
   });
 
+  it('a run limited to paths (a git hook) leaves a new file elsewhere pending: it did not look there', async () => {
+    const root = gitRepo({ 'src/greet.ts': OLD });
+    const base = await openTestIndex(root);
+    await indexProject(base);
+    const full = Number(await base.store.getMeta('indexedAt'));
+    await after(full + 5);
+    writeFileSync(path.join(root, 'src/unseen.ts'), 'export const unseen = 1;\n');
+    setMtime(root, 'src/unseen.ts', full + 5);
+    writeFileSync(path.join(root, 'src/greet.ts'), NEW);
+    setMtime(root, 'src/greet.ts', full + 5);
+    await after(full + 10);
+    expect(await indexProject({ ...base, paths: ['src/greet.ts'] })).toMatchObject({ mode: 'paths', changed: 1 });
+    expect(Number(await base.store.getMeta('indexedAt'))).toBe(full);
+    expect(await pending(base)).toBe(1);
+    expect(await indexProject(base)).toMatchObject({ mode: 'full', added: 1 });
+    expect(await pending(base)).toBe(0);
+    await base.store.close();
+  });
+
   it('a new file created after the walk, while a batch is embedded, reads as pending after the run', async () => {
     const root = gitRepo({ 'src/greet.ts': OLD });
     const base = await openTestIndex(root);

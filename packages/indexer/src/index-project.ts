@@ -330,7 +330,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   await flush();
 
   // When the run started, not now: a file created after the walk is newer than the index, and pending.
-  await store.setMeta('indexedAt', String(started));
+  // Only a whole-tree run: a run limited to paths (a git hook, `index --paths`, the watcher) saw no other
+  // file, so a new file elsewhere must stay newer than the index (files it wrote carry their own stamps).
+  if (!scope) await store.setMeta('indexedAt', String(started));
   await store.setMeta('indexedCommit', commit ?? '');
   if (!scope) {
     await store.setMeta(SECRET_SCANNER_META, scanner);

@@ -12,6 +12,24 @@ import { isRunInterrupted } from './run-interrupted.js';
  */
 export type ScheduledRun<R = IndexReport> = (paths: string[] | undefined, signal: AbortSignal) => Promise<R>;
 
+/**
+ * Watches the outage of a service the runs need (the embedder), so that a run that failed for it starts
+ * again as soon as the service answers, not after the backoff (see {@link IndexSchedulerOptions.outage}).
+ */
+export interface OutageProbe {
+  /** What is checked, for the log, e.g. `the embedding server at http://127.0.0.1:8765`. */
+  name: string;
+  /** Whether a run's error is an outage of the service (e.g. `EMBEDDER_UNAVAILABLE`); other failures keep the backoff. */
+  covers(error: unknown): boolean;
+  /** One cheap check that the service answers (a health request with a short time-out, no real work); a rejection counts as false. */
+  check(): Promise<boolean>;
+  /** Time from the end of one check to the next, in ms; default 1,000. */
+  intervalMs?: number;
+}
+
+/** Longest delay before a failed run is retried, in ms: the backoff's cap, and the retry while an outage's checks fail. */
+const MAX_RETRY_MS = 60_000;
+
 /** Options of {@link createIndexScheduler}. */
 export interface IndexSchedulerOptions<R = IndexReport> {
   /** Performs one index run (the caller takes the cross-process lock inside it). */
@@ -26,6 +44,17 @@ export interface IndexSchedulerOptions<R = IndexReport> {
   maxWaitMs?: number;
   /** First retry delay after a failed run, in ms (doubles up to 60 s); default 2000. */
   retryMs?: number;
+  /**
+   * Recovery from an outage of the embedder (or another service the runs need). After a run fails with
+   * an error it `covers`, the scheduler calls `check()` at once, then every `intervalMs` while the checks
+   * fail, changes are pending and no run is in progress. Once a check has failed, the backoff is set
+   * aside: the first check that succeeds after a failed one starts the run at once, and while the checks
+   * fail no run is retried before 60 s after the failure (a save still starts one). A check that succeeds
+   * before any has failed (the service answers, yet the run failed) ends the checks and leaves the
+   * backoff as it is, so a service that answers its health check but fails its work is not retried
+   * every `intervalMs`. Without it, and for other failures, the backoff alone applies.
+   */
+  outage?: OutageProbe;
   logger?: Logger;
 }
 
@@ -70,7 +99,7 @@ export interface IndexScheduler<R = IndexReport> {
   /** Resolves when nothing is pending or running (a failed run still waiting for its retry counts as pending). */
   idle(): Promise<void>;
   status(): SchedulerStatus<R>;
-  /** Stops scheduling; waits for a run in progress. */
+  /** Stops scheduling and the outage checks (no timer is left); waits for a check and a run in progress. */
   close(): Promise<void>;
 }
 
@@ -100,7 +129,7 @@ interface Waiter<R> {
 
 /** Creates an {@link IndexScheduler}; `R` is what a run reports (see {@link ScheduledRun}). */
 export function createIndexScheduler<R = IndexReport>({
-  run, debounceMs = 100, maxWaitMs = defaultMaxWaitMs(debounceMs), retryMs = 2000, logger,
+  run, debounceMs = 100, maxWaitMs = defaultMaxWaitMs(debounceMs), retryMs = 2000, outage, logger,
 }: IndexSchedulerOptions<R>): IndexScheduler<R> {
   let pending = new Set<string>();
   let pendingFull = false;
@@ -109,6 +138,8 @@ export function createIndexScheduler<R = IndexReport>({
   let firstPendingAt: number | undefined;
   let waiters: Waiter<R>[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** `timer` is the retry of a failed run (not a debounce). */
+  let timerIsRetry = false;
   let current: Promise<void> | undefined;
   /** Aborts the run in progress (see {@link ScheduledRun}). */
   let controller: AbortController | undefined;
@@ -116,6 +147,16 @@ export function createIndexScheduler<R = IndexReport>({
   let preemptTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let failures = 0;
+  /** When the last run failed for an outage `outage` covers (Date.now() ms). */
+  let outageFailedAt = 0;
+  /** A check of `outage` has failed since the last run that did not fail for the outage. */
+  let sawDown = false;
+  /** The next check of `outage`, or the check in flight. */
+  let checkTimer: ReturnType<typeof setTimeout> | undefined;
+  let checking: Promise<void> | undefined;
+  /** A run failed for the outage while a check was in flight: check again once it ends. */
+  let recheck = false;
+  const checkIntervalMs = outage?.intervalMs ?? 1000;
   let idleWaiters: Array<() => void> = [];
   const state = { runs: 0, lastReport: null as R | null, lastError: null as string | null };
 
@@ -129,13 +170,60 @@ export function createIndexScheduler<R = IndexReport>({
     firstPendingAt ??= Date.now();
   };
 
-  const schedule = (delayMs: number): void => {
+  const schedule = (delayMs: number, retry = false): void => {
     if (closed) return;
     if (timer) clearTimeout(timer);
+    timerIsRetry = retry;
     timer = setTimeout(() => {
       timer = undefined;
+      timerIsRetry = false;
       start();
     }, delayMs);
+  };
+
+  /** Arms the next check of `outage` in `delayMs` (one at a time). */
+  const watchOutage = (delayMs: number): void => {
+    if (!outage || closed || checkTimer) return;
+    if (checking) {
+      recheck = true;
+      return;
+    }
+    recheck = false;
+    checkTimer = setTimeout(() => {
+      checkTimer = undefined;
+      checking = checkOutage(outage).then((verdict) => {
+        checking = undefined;
+        if (verdict === 'down' || recheck) watchOutage(verdict === 'down' ? checkIntervalMs : 0);
+        if (verdict !== 'back') return;
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        timerIsRetry = false;
+        start();
+      });
+    }, delayMs);
+  };
+
+  /**
+   * One check of `outage`: `down` (check again), `back` (the service answers after a failed check: start
+   * the run now) or `stop` (a run is in progress, and decides by its outcome; nothing is pending; closed;
+   * or the service answered at the first check, so the backoff stands).
+   */
+  const checkOutage = async (probe: OutageProbe): Promise<'down' | 'back' | 'stop'> => {
+    const moot = (): boolean => closed || current !== undefined || !hasPending;
+    if (moot()) return 'stop';
+    const up = await probe.check().catch(() => false);
+    if (moot()) return 'stop';
+    if (!up) {
+      if (!sawDown) logger?.info({ service: probe.name, intervalMs: checkIntervalMs }, 'service unavailable; the pending changes are indexed as soon as it answers');
+      sawDown = true;
+      // No blind retry while the checks fail, short of the cap.
+      if (timer && timerIsRetry) schedule(Math.max(0, outageFailedAt + MAX_RETRY_MS - Date.now()), true);
+      return 'down';
+    }
+    if (!sawDown) return 'stop';
+    sawDown = false;
+    logger?.info({ service: probe.name }, 'service answers again; indexing the pending changes now');
+    return 'back';
   };
 
   const settleIdle = (): void => {
@@ -161,6 +249,7 @@ export function createIndexScheduler<R = IndexReport>({
       try {
         const report = await run(paths, runController.signal);
         failures = 0;
+        sawDown = false;
         state.lastReport = report;
         state.lastError = null;
         for (const w of batch) w.resolve(report);
@@ -176,8 +265,14 @@ export function createIndexScheduler<R = IndexReport>({
           state.lastError = errorMessage(error);
           logger?.warn({ err: state.lastError, paths: paths?.length ?? 'all' }, 'index run failed; will retry');
           for (const w of batch) w.reject(error);
-          // Retry later with backoff.
-          schedule(Math.min(60_000, retryMs * 2 ** (failures - 1)));
+          // Retry later with backoff; during an outage `outage` covers, its checks may start the run sooner.
+          schedule(Math.min(MAX_RETRY_MS, retryMs * 2 ** (failures - 1)), true);
+          if (outage?.covers(error)) {
+            outageFailedAt = Date.now();
+            watchOutage(0); // at once: a check that fails before the backoff's first retry puts it off
+          } else {
+            sawDown = false;
+          }
         }
       } finally {
         state.runs++;
@@ -232,6 +327,9 @@ export function createIndexScheduler<R = IndexReport>({
       timer = undefined;
       if (preemptTimer) clearTimeout(preemptTimer);
       preemptTimer = undefined;
+      if (checkTimer) clearTimeout(checkTimer);
+      checkTimer = undefined;
+      await checking;
       await current;
     },
   };

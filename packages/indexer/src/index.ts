@@ -15,7 +15,10 @@ export { inScope, normaliseScope, reachesScope, runScope } from './path-scope.js
 export { unknownPaths } from './unknown-paths.js';
 export { acquireIndexLock, indexLockHolder, INDEX_LOCK_FILE, type IndexLock, type IndexLockOptions } from './index-lock.js';
 export { enqueuePaths, readPathQueue, readQueueFile, pathQueueLength, PATH_QUEUE_DIR, FULL_RUN_MARK, type QueuedPaths, type ReadPathQueueOptions } from './path-queue.js';
-export { createIndexScheduler, defaultMaxWaitMs, type IndexScheduler, type IndexSchedulerOptions, type ScheduledRun, type SchedulerStatus } from './index-scheduler.js';
+export {
+  createIndexScheduler, defaultMaxWaitMs, type IndexScheduler, type IndexSchedulerOptions, type OutageProbe, type ScheduledRun, type SchedulerStatus,
+} from './index-scheduler.js';
+export { embedderOutageProbe, type EmbedderOutageProbeOptions } from './embedder-outage-probe.js';
 export { startProjectWatcher, type ProjectWatcher, type ProjectWatcherOptions } from './project-watcher.js';
 export { installGitHooks, uninstallGitHooks, gitHooksDir, hookScript, GIT_HOOK_NAMES, HOOK_MARKER, CHAINED_SUFFIX, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
 export { watchGitHead, type GitHeadWatcherOptions } from './git-head-watcher.js';

@@ -3,6 +3,7 @@ import {
   acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
 } from '@monorag/indexer';
+import type { Embedder } from '@monorag/embedder-client';
 import { ErrorCode, MonoragError, errorMessage } from '@monorag/shared';
 import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
@@ -14,6 +15,8 @@ import { checkIndexFileOwner, recordIndexOwner } from './index-owner.js';
 /** A project's index opened for writing, with the pieces a watcher shares. */
 export interface ProjectIndexer {
   readonly store: SqliteStore;
+  /** The embedder the runs use (a watcher checks its health during an outage, see `embedderOutageProbe`). */
+  readonly embedder: Embedder;
   /** The ignore rules the runs (and a watcher) use. */
   filter: IgnoreFilter;
   /**
@@ -153,6 +156,7 @@ export async function openProjectIndexer(
     get store() {
       return handle.store;
     },
+    embedder,
     filter,
     async run(paths, onProgress, signal) {
       const lock = rebuildLock ?? (await acquire());

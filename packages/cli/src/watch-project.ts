@@ -1,6 +1,6 @@
 import {
-  createIndexScheduler, indexLockHolder, watchGitHead, pathQueueLength, startProjectWatcher,
-  type IgnoreFilter, type IndexReport, type IndexScheduler, type ProjectWatcher,
+  createIndexScheduler, embedderOutageProbe, indexLockHolder, watchGitHead, pathQueueLength, startProjectWatcher,
+  type IgnoreFilter, type IndexReport, type IndexScheduler, type OutageProbe, type ProjectWatcher,
 } from '@monorag/indexer';
 import type { Logger } from '@monorag/shared';
 import type { ProjectContext } from './project-context.js';
@@ -25,13 +25,24 @@ export interface WatchRunner<R> {
    * run when hooks queued paths during one; in queue mode the hooks' own runs enqueue them.
    */
   takesHookQueue: boolean;
+  /**
+   * How the scheduler learns that the embedder is back after runs failed for its outage, so the pending
+   * changes are indexed within a check interval rather than after the backoff (see `IndexSchedulerOptions.outage`);
+   * undefined: the backoff alone.
+   */
+  outage?: OutageProbe;
 }
 
-/** A {@link WatchRunner} that indexes in this process with `indexer`, logging each run at info. */
+/**
+ * A {@link WatchRunner} that indexes in this process with `indexer`, logging each run at info. While its
+ * embedder is unavailable, its health is checked every second (`embedderOutageProbe`; a server at
+ * `EMBEDDING_URL` only: the managed local server is started again by the next run itself).
+ */
 export function indexerRunner(indexer: ProjectIndexer, logger: Logger): WatchRunner<IndexReport> {
   return {
     filter: indexer.filter,
     takesHookQueue: true,
+    outage: embedderOutageProbe(indexer.embedder),
     run: async (paths, signal) => {
       const report = await indexer.run(paths, undefined, signal);
       logger.info({ mode: report.mode, added: report.added, changed: report.changed, deleted: report.deleted, ms: report.durationMs }, 'index updated');
@@ -86,6 +97,7 @@ export function watchProject<R = IndexReport>(
   const scheduler = createIndexScheduler<R>({
     debounceMs,
     maxWaitMs,
+    outage: runner.outage,
     logger,
     run: async (paths, signal) => {
       const report = await runner.run(paths, signal);

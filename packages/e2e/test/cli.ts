@@ -1,16 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Root of the monorag checkout. */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 /** The tsx binary and the CLI entry, run from source. */
 export const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 export const CLI_ENTRY = path.join(REPO_ROOT, 'packages', 'cli', 'src', 'bin.ts');
+/** tsx's loader, for `node --import`: TypeScript sources in one node process. */
+const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
-/** Command and arguments that start the CLI from source (for spawn or the MCP stdio transport). */
+/**
+ * Command and arguments that start the CLI from source (for spawn or the MCP stdio transport): one node
+ * process with tsx's loader, as production runs one node process (`node packages/cli/dist/bin.js`). The
+ * tsx binary would put a parent in front that relays signals and, when the CLI has not answered its
+ * relay within 30 ms (a loaded machine), exits 143 itself although the CLI stops cleanly.
+ */
 export function cliCommand(args: string[]): { command: string; args: string[] } {
-  return { command: TSX, args: ['--conditions=monorag-source', CLI_ENTRY, ...args] };
+  return { command: process.execPath, args: ['--conditions=monorag-source', '--import', TSX_LOADER, CLI_ENTRY, ...args] };
 }
 
 /** Result of one CLI run. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from '@monorag/retriever';
-import { formatResults } from './format-results.js';
+import { formatResults, snippetShown } from './format-results.js';
 
 const index = { indexedAt: null, indexedCommit: null, files: 1, chunks: 1, headCommit: null, pendingChanges: 0, unqueuedChanges: 0, queue: null, indexing: false, stale: false, warning: null };
 
@@ -50,6 +50,15 @@ describe('formatResults', () => {
       'lib/client.js:106-146  Client  0.03000',
       'lib/client.js:106-146  -  0.03000',
     ]);
+  });
+
+  it('prints the first snippet lines, and keeps a line matching the query that the snippet shows after a gap', () => {
+    const many = Array.from({ length: 9 }, (_, i) => `line ${i + 1}`);
+    expect(snippetShown(many.join('\n'), 6)).toEqual([...many.slice(0, 6), '…']);
+    expect(snippetShown('a\nb', 6)).toEqual(['a', 'b']);
+    const withMatch = [...many, '…', '// the timer is unref-ed', '…'].join('\n');
+    expect(snippetShown(withMatch, 6)).toEqual(['line 1', 'line 2', 'line 3', 'line 4', '…', '// the timer is unref-ed', '…']);
+    expect(snippetShown(['line 1', '…', 'the last line'].join('\n'), 6)).toEqual(['line 1', '…', 'the last line']);
   });
 
   it('ends the footer with the staleness warning when the tree has moved on, and prints none when fresh', () => {

@@ -1,5 +1,6 @@
 import type { SearchResponse, StageRanks } from '@monorag/retriever';
 import { formatPlaces, printablePath, qualifiedName } from '@monorag/shared';
+import { SNIPPET_GAP } from '@monorag/retriever';
 
 /**
  * Human output of `monorag search` (stdout): `path:start-end  name  score` (name: the scopes and symbol, `Client > constructor`, or `-`), then an indented
@@ -18,9 +19,7 @@ export function formatResults(response: SearchResponse, snippetLines = 6, ranks?
     out.push(`${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}  ${qualifiedName(hit) ?? '-'}  ${hit.score.toPrecision(4)}`);
     const stages = ranks?.[i];
     if (stages) out.push(`  ranks: ${Object.entries(stages).map(([stage, rank]) => `${stage} ${rank ?? '-'}`).join(', ')}`);
-    const lines = hit.snippet.split('\n');
-    for (const line of lines.slice(0, snippetLines)) out.push(`    ${line}`);
-    if (lines.length > snippetLines) out.push('    …');
+    for (const line of snippetShown(hit.snippet, snippetLines)) out.push(`    ${line}`);
     if (hit.alsoAt) out.push(`  (same text also at ${formatPlaces(hit.alsoAt)})`);
     out.push('');
   }
@@ -28,4 +27,17 @@ export function formatResults(response: SearchResponse, snippetLines = 6, ranks?
   out.push(`(${response.mode}; index of ${idx.files} files, ${idx.chunks} chunks, updated ${idx.indexedAt ?? 'never'})`);
   if (idx.warning) out.push(`(Stale index: ${idx.warning})`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The snippet lines `search` prints, at most `max` + 1: its first lines and `…` when it is longer; when the
+ * snippet shows a line matching the query after a gap (see `makeSnippet`), the first lines are cut to keep
+ * that line: `head…`, `…`, the matching line, then `…` when more follows.
+ */
+export function snippetShown(snippet: string, max: number): string[] {
+  const lines = snippet.split('\n');
+  const gap = lines.findIndex((line, i) => line === SNIPPET_GAP && i + 1 < lines.length && lines[i + 1] !== SNIPPET_GAP);
+  if (gap < 0) return lines.length > max ? [...lines.slice(0, max), SNIPPET_GAP] : lines;
+  const match = lines[gap + 1]!;
+  return [...lines.slice(0, Math.max(1, Math.min(gap, max - 2))), SNIPPET_GAP, match, ...(gap + 2 < lines.length ? [SNIPPET_GAP] : [])];
 }

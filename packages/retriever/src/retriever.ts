@@ -213,7 +213,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         kind: chunk.kind,
         language: chunk.language,
         score: Number(score.toPrecision(6)),
-        snippet: makeSnippet(chunk.content, limits.snippetChars),
+        snippet: makeSnippet(chunk.content, limits.snippetChars, query),
         ...(alsoAt.length > 0 ? { alsoAt } : {}),
       }));
       if (results.length === 0) warnings.push(...(await emptyFilterWarnings(store, request, filter)));

@@ -107,7 +107,11 @@ export interface SearchHit {
   language: string;
   /** Fused score (in lexical mode the BM25 score), to 6 significant digits; higher is better. Comparable only within one response. */
   score: number;
-  /** Bounded excerpt of the chunk content (characters), starting at startLine. */
+  /**
+   * Bounded excerpt of the chunk content (about `search.snippetChars` characters), starting at startLine: its
+   * first lines, and, when the line holding most of the query's words lies past them, that line after a `…`
+   * line (a `…` line marks lines left out).
+   */
   snippet: string;
   /**
    * Other places holding exactly the same text, ranked below this hit and so not results of their own

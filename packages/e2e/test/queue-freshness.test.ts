@@ -1,32 +1,16 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
-import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX, until } from './cli.js';
-import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { describe, expect, it } from 'vitest';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer } from '@monorag/indexer/queue';
+import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX, until } from './cli.js';
 import { startGatewayProcess } from './gateway-process.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
+import { useQueueStack } from './queue-stack.js';
 
-let embedding: FakeEmbeddingHttp;
-let redis: TestRedis;
-const spawned: ChildProcess[] = [];
-const repos: string[] = [];
-const queues: BullmqIndexQueue[] = [];
-
-beforeAll(async () => {
-  embedding = await startFakeEmbeddingHttp();
-  redis = await startRedisServer();
-});
-
-afterAll(async () => {
-  for (const child of spawned) killGroup(child, 'SIGKILL');
-  for (const queue of queues) await queue.close();
-  await redis?.stop();
-  await embedding?.stop();
-  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
-});
+const stack = useQueueStack();
+const { spawned, repos, queues } = stack;
 
 interface Freshness {
   indexedCommit: string | null;
@@ -65,8 +49,8 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     repos.push(repo);
     const key = `qf-${randomUUID().slice(0, 8)}`;
     const name = indexQueueName(key);
-    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
-    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
+    const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
     queues.push(queue);
 
     // Built by a worker, then the worker stops.
@@ -142,7 +126,7 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     repos.push(repo);
     const key = `qf-${randomUUID().slice(0, 8)}`;
     const name = indexQueueName(key);
-    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
     const worker = startWorker(repo, env);
     const indexed = await runCli(['index', repo, '--quiet'], env);
     expect(indexed.code, indexed.stderr).toBe(0);
@@ -164,7 +148,7 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     repos.push(repo);
     const key = `qf-${randomUUID().slice(0, 8)}`;
     const own = await startRedisServer();
-    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: own.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: own.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
     const worker = startWorker(repo, env);
     const indexed = await runCli(['index', repo, '--quiet'], env);
     expect(indexed.code, indexed.stderr).toBe(0);

@@ -1,32 +1,16 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueuePaths } from '@monorag/indexer';
-import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
-import { CLI_ENTRY, cliCommand, killGroup, REPO_ROOT, runCli, TSX, until } from './cli.js';
-import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
+import { createBullmqIndexQueue, indexQueueName } from '@monorag/indexer/queue';
+import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX, until } from './cli.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
+import { useQueueStack } from './queue-stack.js';
 
-let embedding: FakeEmbeddingHttp;
-let redis: TestRedis;
-const spawned: ChildProcess[] = [];
-const repos: string[] = [];
-const queues: BullmqIndexQueue[] = [];
-
-beforeAll(async () => {
-  embedding = await startFakeEmbeddingHttp();
-  redis = await startRedisServer();
-});
-
-afterAll(async () => {
-  for (const child of spawned) killGroup(child, 'SIGKILL');
-  for (const queue of queues) await queue.close();
-  await redis?.stop();
-  await embedding?.stop();
-  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
-});
+const stack = useQueueStack();
+const { spawned, repos, queues } = stack;
 
 /**
  * A queue-mode project (its own project key and queue) indexed by a worker from its first commit, with
@@ -37,8 +21,8 @@ async function indexedQueueProject(files: Record<string, string>, prepare?: (rep
   repos.push(repo);
   prepare?.(repo);
   const key = `qh-${randomUUID().slice(0, 8)}`;
-  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: embedding.url };
-  const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
+  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
+  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
   queues.push(queue);
   const { command, args } = cliCommand(['worker', repo]);
   const worker = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: 'ignore', detached: true });

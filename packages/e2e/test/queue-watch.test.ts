@@ -1,38 +1,18 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findFreePort } from '@monorag/embedder-client';
-import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
+import { createBullmqIndexQueue, indexQueueName, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
 import { CLI_ENTRY, killGroup, runCli, startCli, TSX, until } from './cli.js';
-import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
+import { useQueueStack } from './queue-stack.js';
 
-/** The embedder of the watching process: in queue mode it is asked for the model's identity only, never to embed. */
-let watcherEmbedding: FakeEmbeddingHttp;
-/** The workers' embedder (same model, so the same index identity). */
-let workerEmbedding: FakeEmbeddingHttp;
-let redis: TestRedis;
-const spawned: ChildProcess[] = [];
-const repos: string[] = [];
-const queues: BullmqIndexQueue[] = [];
-
-beforeAll(async () => {
-  watcherEmbedding = await startFakeEmbeddingHttp();
-  workerEmbedding = await startFakeEmbeddingHttp();
-  redis = await startRedisServer();
-});
-
-afterAll(async () => {
-  for (const child of spawned) killGroup(child, 'SIGKILL');
-  for (const queue of queues) await queue.close();
-  await redis?.stop();
-  await watcherEmbedding?.stop();
-  await workerEmbedding?.stop();
-  for (const repo of repos) rmSync(repo, { recursive: true, force: true });
-});
+/** embeddings[0]: the watching process's embedder (in queue mode asked for the model's identity only, never to embed); [1]: the workers' (same model). */
+const stack = useQueueStack(2);
+const { spawned, repos, queues } = stack;
 
 /** Watches for `<dataDir>/index.lock` every 5 ms; `seen()` says whether it ever existed. */
 function lockWatch(dataDir: string): { seen(): boolean; stop(): void } {
@@ -48,10 +28,10 @@ function queueProject(files: Record<string, string>) {
   const repo = makeGitRepo(files);
   repos.push(repo);
   const key = `qw-${randomUUID().slice(0, 8)}`;
-  const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: key });
+  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
   queues.push(queue);
-  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: watcherEmbedding.url };
-  return { repo, dataDir: path.join(repo, '.monorag'), name: indexQueueName(key), queue, env, workerEnv: { ...env, EMBEDDING_URL: workerEmbedding.url } };
+  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
+  return { repo, dataDir: path.join(repo, '.monorag'), name: indexQueueName(key), queue, env, workerEnv: { ...env, EMBEDDING_URL: stack.embeddings[1]!.url } };
 }
 
 /** Paths of the jobs waiting in the queue, sorted. */
@@ -98,19 +78,19 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       // Warned once, not on every run while no worker runs; nothing indexed nor embedded in this process.
       expect(watch.stderr()).toBe(warning);
       expect(await indexedPaths(dataDir)).toEqual([]);
-      expect(watcherEmbedding.texts()).toBe(0);
+      expect(stack.embeddings[0]!.texts()).toBe(0);
 
       const worker = startCli(['worker', repo], workerEnv, spawned);
       expect(await queue.drained(100)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
       expect(await indexedPaths(dataDir)).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
-      expect(workerEmbedding.texts()).toBeGreaterThan(0);
+      expect(stack.embeddings[1]!.texts()).toBeGreaterThan(0);
 
       killGroup(watch.child, 'SIGINT');
       expect(await watch.exited).toBe(0);
       expect(watch.stderr()).toBe(`${warning}\nmonorag: stopping the watch (SIGINT); the changes seen are on the queue ${name} for the workers.\n`);
-      expect(watcherEmbedding.texts()).toBe(0);
+      expect(stack.embeddings[0]!.texts()).toBe(0);
       expect(lock.seen()).toBe(false);
     } finally {
       lock.stop();
@@ -144,7 +124,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       const status = (await (await fetch(`http://127.0.0.1:${port}/v1/status`)).json()) as { files: number };
       expect(status.files).toBe(0);
       expect(await indexedPaths(dataDir)).toEqual([]);
-      expect(watcherEmbedding.texts()).toBe(0);
+      expect(stack.embeddings[0]!.texts()).toBe(0);
       expect(lock.seen()).toBe(false);
       expect(occurrences(gateway.stderr(), 'no worker is connected')).toBe(1);
     } finally {

@@ -1,3 +1,5 @@
+import { findLanguage, readNotebook } from '@monorag/chunker';
+
 /** Lines at the top of a file searched for a generated-code marker. */
 const HEAD_LINES = 5;
 
@@ -17,4 +19,16 @@ export function isGeneratedText(text: string): boolean {
   for (let i = 0; i < HEAD_LINES && end !== -1; i++) end = text.indexOf('\n', end + (i === 0 ? 0 : 1));
   const head = end === -1 ? text.slice(0, 2000) : text.slice(0, Math.min(end, 2000));
   return MARKERS.some((marker) => marker.test(head));
+}
+
+/**
+ * {@link isGeneratedText} for a file at `path`: a Jupyter notebook (`.ipynb`) is judged by its cells'
+ * source, not its JSON, whose first lines can hold an output (a printed `auto-generated` banner) or be
+ * the whole notebook on one line; a `.ipynb` that is no notebook is judged by its text.
+ */
+export function isGeneratedFile(path: string, text: string): boolean {
+  if (findLanguage(path, '').strategy !== 'notebook') return isGeneratedText(text);
+  const notebook = readNotebook(text);
+  if (typeof notebook === 'string') return isGeneratedText(text);
+  return isGeneratedText(notebook.cells.flatMap((cell) => cell.lines).join('\n'));
 }

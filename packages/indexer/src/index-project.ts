@@ -5,7 +5,7 @@ import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
 import { throwIfInterrupted } from './run-interrupted.js';
 import { currentCommit } from './current-commit.js';
-import { isGeneratedText } from './detect-generated.js';
+import { isGeneratedFile } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
 import { walkProject, type SkippedFile, type WalkedFile } from './walk-project.js';
@@ -263,7 +263,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       logger?.warn({ path: file.path, detail: read.detail }, 'skipping unreadable file');
       continue;
     }
-    if (isGeneratedText(read.text)) {
+    if (isGeneratedFile(file.path, read.text)) {
       await leaveOut(file.path, 'generated');
       continue;
     }

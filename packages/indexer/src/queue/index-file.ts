@@ -5,7 +5,7 @@ import type { Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from '../embed-chunks.js';
-import { isGeneratedText } from '../detect-generated.js';
+import { isGeneratedFile } from '../detect-generated.js';
 import { readProjectFile, textOf, type ReadFileResult } from '../read-project-file.js';
 import { tooLargeDetail } from '../too-large-detail.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from '../redact-file-text.js';
@@ -90,7 +90,7 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   if (read.kind === 'unreadable') {
     throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${rel} under ${root}: ${read.detail}.`);
   }
-  if (isGeneratedText(read.text) || holdsPrivateKey(read.text)) return gone();
+  if (isGeneratedFile(rel, read.text) || holdsPrivateKey(read.text)) return gone();
   const previous = await store.getFile(rel);
   const same = previous !== undefined && previous.contentHash === read.contentHash;
   /** The file holds the indexed text: a save since the entry's read only moves its `indexedAt` (as in indexProject). */

@@ -32,7 +32,7 @@ describe('analyseQuery', () => {
   });
 
   it('has no identifiers, files or cues in plain prose', () => {
-    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], candidateNames: [], fileRefs: [], intent: 'neutral', asksForTests: false });
+    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], candidateNames: [], capitalisedOnly: [], fileRefs: [], intent: 'neutral', asksForTests: false });
   });
 
   it('offers words that may be names for the symbol table to confirm: a one-word query, backticked words, capitalised words after the first', () => {
@@ -40,7 +40,8 @@ describe('analyseQuery', () => {
     expect(analyseQuery('freeze').candidateNames).toEqual(['freeze']);
     expect(analyseQuery('parseHeaders').candidateNames).toEqual([]);
     expect(analyseQuery('how does `freeze` stop the clock').candidateNames).toEqual(['freeze']);
-    expect(analyseQuery('How does Client pick a Pool for an origin?').candidateNames).toEqual(['Client', 'Pool']);
+    expect(analyseQuery('How does Client pick a Pool for an origin?')).toMatchObject({ candidateNames: ['Client', 'Pool'], capitalisedOnly: ['Client', 'Pool'] });
+    expect(analyseQuery('how does `Client` pick a Pool')).toMatchObject({ candidateNames: ['Client', 'Pool'], capitalisedOnly: ['Pool'] });
     expect(analyseQuery('retry the request twice').candidateNames).toEqual([]);
   });
 

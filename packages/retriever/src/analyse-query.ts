@@ -21,6 +21,8 @@ export interface QueryAnalysis {
    * as identifiers (see {@link confirmNames}); the others stay words.
    */
   candidateNames: string[];
+  /** Which of {@link candidateNames} are only capitalised words in prose (weaker evidence: `Error`, `Data`). */
+  capitalisedOnly: string[];
   /** File references (`retry-handler.js`, `lib/core/util.js`), without a leading `./`. */
   fileRefs: string[];
   intent: QueryIntent;
@@ -57,32 +59,38 @@ const BARE_WORD = /^[A-Za-z_$][\w$]*$/;
 const BACKTICKED = /`([A-Za-z_$][\w$]*)`/g;
 const CAPITALISED = /^[A-Z][a-z0-9]+$/;
 
-/** See {@link QueryAnalysis.candidateNames}: the single word, backticked words, capitalised words after the first. */
-function nameCandidates(query: string): string[] {
+/** See {@link QueryAnalysis.candidateNames}: the single word and backticked words (`strong`), capitalised words after the first (`capitalised`, when not strong too). */
+function nameCandidates(query: string): { strong: string[]; capitalised: string[] } {
   const words = query.trim().split(/\s+/).filter((w) => w !== '');
-  const found = new Set<string>();
-  if (words.length === 1 && BARE_WORD.test(words[0]!.replace(/\(\)$/, ''))) found.add(words[0]!.replace(/\(\)$/, ''));
-  for (const m of query.matchAll(BACKTICKED)) found.add(m[1]!);
+  const strong = new Set<string>();
+  if (words.length === 1 && BARE_WORD.test(words[0]!.replace(/\(\)$/, ''))) strong.add(words[0]!.replace(/\(\)$/, ''));
+  for (const m of query.matchAll(BACKTICKED)) strong.add(m[1]!);
+  const capitalised = new Set<string>();
   for (const word of words.slice(1)) {
     const bare = word.replace(/^[("'`]+|[)"'`.,;:?!]+$/g, '');
-    if (CAPITALISED.test(bare)) found.add(bare);
+    if (CAPITALISED.test(bare) && !strong.has(bare)) capitalised.add(bare);
   }
-  return [...found];
+  return { strong: [...strong], capitalised: [...capitalised] };
 }
 
 /**
  * `analysis` with the {@link QueryAnalysis.candidateNames} that `isDefined` confirms (the symbol
- * table holds a definition of that exact name) added to its identifiers, and its intent `named` when
- * it was `neutral` and one was confirmed. `analysis` itself when none is.
+ * table holds a definition of that exact name; `capitalisedOnly` says the evidence is a capitalised
+ * word in prose, for which the caller asks more) added to its identifiers, and its intent `named`
+ * when it was `neutral` and one was confirmed. `analysis` itself when none is.
  */
-export async function confirmNames(analysis: QueryAnalysis, isDefined: (name: string) => Promise<boolean>): Promise<QueryAnalysis> {
+export async function confirmNames(
+  analysis: QueryAnalysis,
+  isDefined: (name: string, capitalisedOnly: boolean) => Promise<boolean>,
+): Promise<QueryAnalysis> {
   const confirmed: string[] = [];
-  for (const name of analysis.candidateNames) if (await isDefined(name)) confirmed.push(name);
+  for (const name of analysis.candidateNames) if (await isDefined(name, analysis.capitalisedOnly.includes(name))) confirmed.push(name);
   if (confirmed.length === 0) return analysis;
   return {
     ...analysis,
     identifiers: [...analysis.identifiers, ...confirmed],
     candidateNames: analysis.candidateNames.filter((name) => !confirmed.includes(name)),
+    capitalisedOnly: analysis.capitalisedOnly.filter((name) => !confirmed.includes(name)),
     intent: analysis.intent === 'neutral' ? 'named' : analysis.intent,
   };
 }
@@ -110,12 +118,14 @@ export function analyseQuery(query: string): QueryAnalysis {
     const forms = token.includes('.') ? [token, ...token.split('.').filter(isIdentifier)] : [token];
     for (const f of forms) if (!identifiers.includes(f)) identifiers.push(f);
   }
-  const candidateNames = nameCandidates(withoutFiles).filter((word) => !identifiers.includes(word));
+  const candidates = nameCandidates(withoutFiles);
+  const candidateNames = [...candidates.strong, ...candidates.capitalised].filter((word) => !identifiers.includes(word));
+  const capitalisedOnly = candidates.capitalised.filter((word) => candidateNames.includes(word));
   const docsFile = fileRefs.some((f) => /\.(md|mdx|rst)$/i.test(f));
   const codeFile = fileRefs.some((f) => !/\.(md|mdx|rst|json|ya?ml|toml)$/i.test(f));
   let intent: QueryIntent = identifiers.length > 0 ? 'named' : 'neutral';
   if (DOCS_CUES.test(query) || docsFile) intent = 'docs';
   else if (CODE_CUES.test(query) || codeFile) intent = 'code';
   const asksForTests = TEST_CUES.test(query) || fileRefs.some(isTestPath);
-  return { identifiers, candidateNames, fileRefs, intent, asksForTests };
+  return { identifiers, candidateNames, capitalisedOnly, fileRefs, intent, asksForTests };
 }

@@ -14,6 +14,7 @@ export {
 export { reciprocalRankFusion, RRF_K } from './reciprocal-rank-fusion.js';
 export { completeRankings, COMPLETION_DEPTH } from './complete-rankings.js';
 export { analyseQuery, type QueryAnalysis, type QueryIntent } from './analyse-query.js';
+export { analyseWithSymbols } from './analyse-with-symbols.js';
 export { DEFAULT_RANKING, INTENT_FACTORS, isReferenceChunk, PROSE_LANGUAGES, TEST_FACTOR, type RankingOptions } from './ranking-options.js';
 export { symbolMatches, normaliseSymbol } from './symbol-matches.js';
 export { applyIntent } from './apply-intent.js';

@@ -154,4 +154,14 @@ describe('createRetriever', () => {
     expect(results.map((hit) => hit.path)).toEqual(['src/m1.ts', 'src/m2.ts', 'src/m3.ts', 'tests/conftest.ts']);
     await plain.close();
   });
+
+  it('keeps a test asked for by its whole title in place, and a capitalised word that only a test defines stays a word', async () => {
+    const titled = { ...chunk('test/session.test.ts', "it('keeps the session after a restart', () => { restart(); expect(session).toBe(kept) })"), kind: 'test' as const, symbol: 'keeps the session after a restart' };
+    const code = [1, 2].map((n) => chunk(`src/s${n}.ts`, `function restore${n}() { /* keeps the session after a restart ${'x '.repeat(n)}*/ }`));
+    const store = await storeWith([...code, titled]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    expect((await retriever.search({ query: 'keeps the session after a restart', mode: 'lexical' })).results[0]?.path).toBe('test/session.test.ts');
+    expect((await retriever.search({ query: 'keeps the session after restarting', mode: 'lexical' })).results.at(-1)?.path).toBe('test/session.test.ts');
+    await store.close();
+  });
 });

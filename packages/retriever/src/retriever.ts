@@ -1,7 +1,8 @@
 import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit, type SymbolHit } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
-import { analyseQuery, confirmNames } from './analyse-query.js';
+import { analyseQuery } from './analyse-query.js';
+import { analyseWithSymbols } from './analyse-with-symbols.js';
 import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
@@ -141,8 +142,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (request.pathPrefix) filter.pathPrefix = request.pathPrefix.replace(/^\.\//, '');
       // Words that may be names (`Client`, a backticked `freeze`) count as identifiers when the symbol table defines them.
       const analysis = steps.symbolMatch
-        ? await confirmNames(analyseQuery(query), async (name) =>
-            (await store.findSymbols({ name, role: 'definition', limit: 1, pathPrefix: filter.pathPrefix })).length > 0)
+        ? await analyseWithSymbols(store, query, filter.pathPrefix)
         : analyseQuery(query);
       if (request.language) filter.language = request.language;
       if (steps.pathScope && !filter.pathPrefix && analysis.fileRefs.length > 0) {
@@ -201,7 +201,9 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
         // The definition of a name the query asks for keeps its place even in a test file (a fixture, a test-only helper).
         const named = definitionStarts.filter((definition) => definition.kind !== 'test');
-        fused = applyTestPrior(fused, (hit) => holdsDefinitionStart(hit, named));
+        // A test whose title is the whole query was asked for by name.
+        const title = query.trim().replace(/\s+/g, ' ').toLowerCase();
+        fused = applyTestPrior(fused, (hit) => holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === title));
         trace?.('tests', fused);
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({

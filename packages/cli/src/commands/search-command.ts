@@ -1,5 +1,5 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import { analyseQuery, INTENT_FACTORS, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
+import { analyseWithSymbols, INTENT_FACTORS, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
 import { ErrorCode, MonoragError, type ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
@@ -47,7 +47,8 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
     const response: SearchResponse = { ...searched, index: await index.readFreshness() };
     const ranks: StageRanks[] | undefined = options.explain ? stageRanks(stages, response.results) : undefined;
     if (!options.json) for (const warning of response.warnings) process.stderr.write(`monorag: warning: ${warning}\n`);
-    const intent = analyseQuery(query).intent;
+    // As the retriever read it: words the symbol table confirms as names make a query `named`.
+    const intent = (await analyseWithSymbols(index.store, query, pathPrefix)).intent;
     const explained = ranks && { intent, factors: INTENT_FACTORS[intent], stages: stages.map(([stage]) => stage) };
     const json = ranks
       ? {

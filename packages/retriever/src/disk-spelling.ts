@@ -58,7 +58,7 @@ export function prefixAsOnDisk(root: string, lexical: string): string {
   if (whole !== undefined) return whole;
   const dir = path.dirname(lexical);
   if (dir === lexical || path.relative(root, dir).startsWith('..')) return lexical;
-  const parent = path.relative(root, dir) === '' ? root : (existsOnDisk(dir) ? dir : inOtherUnicodeForm(root, dir));
+  const parent = existsOnDisk(dir) ? dir : inOtherUnicodeForm(root, dir);
   if (parent === undefined) return lexical;
   const start = path.basename(lexical).normalize('NFC');
   const entry = entriesOf(parent).find((name) => name.normalize('NFC').startsWith(start));

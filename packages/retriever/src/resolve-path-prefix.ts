@@ -9,6 +9,11 @@ function relativeInside(root: string, absolute: string): string | undefined {
   return rel;
 }
 
+/** `absolute`'s path relative to `root`, spelt as on disk ({@link prefixAsOnDisk}); undefined when it lies outside `root`. */
+function onDiskInside(root: string, absolute: string): string | undefined {
+  return relativeInside(root, absolute) === undefined ? undefined : relativeInside(root, prefixAsOnDisk(root, absolute));
+}
+
 /**
  * The repo-relative POSIX path prefix a search is scoped to, from a user-given prefix: a relative
  * prefix is taken as repo-relative (`./src/` and `src/` both give `src/`); an absolute one inside the
@@ -25,8 +30,7 @@ export function resolvePathPrefix(root: string, prefix: string, argName = 'path'
   const trailing = /[\\/]$/.test(prefix) ? '/' : '';
   let rel: string | undefined;
   if (path.isAbsolute(prefix)) {
-    rel = relativeInside(root, path.resolve(prefix));
-    if (rel !== undefined) rel = relativeInside(root, prefixAsOnDisk(root, path.resolve(prefix)));
+    rel = onDiskInside(root, path.resolve(prefix));
     if (rel === undefined) {
       try {
         rel = relativeInside(root, realpathSync(prefix));
@@ -36,8 +40,7 @@ export function resolvePathPrefix(root: string, prefix: string, argName = 'path'
       }
     }
   } else {
-    rel = relativeInside(root, path.resolve(root, prefix));
-    if (rel !== undefined) rel = relativeInside(root, prefixAsOnDisk(root, path.resolve(root, prefix)));
+    rel = onDiskInside(root, path.resolve(root, prefix));
   }
   if (rel === undefined) {
     throw new MonoragError(

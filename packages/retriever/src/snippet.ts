@@ -1,7 +1,7 @@
 /** The line that stands for a gap in a snippet: lines of the chunk left out between the head and a matching line. */
 export const SNIPPET_GAP = '…';
 
-/** Query words a line can show: lowercased words of three or more letters, digits or `_`, and the query's identifiers' parts. */
+/** Query words a line can show: the query's lowercased words of three or more letters, digits, `_` or `$`, without common English words. */
 function queryWords(query: string): string[] {
   const words = query.toLowerCase().match(/[\p{L}\p{N}_$]{3,}/gu) ?? [];
   return [...new Set(words)].filter((word) => !STOPWORDS.has(word));

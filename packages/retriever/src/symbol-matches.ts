@@ -34,8 +34,6 @@ export function symbolMatches(
 ): ScoredChunk[] {
   const wanted = new Set(identifiers.map(normaliseSymbol).filter((n) => n !== ''));
   if (wanted.size === 0) return [];
-  const starts = new Map<string, number[]>();
-  for (const d of definitions) starts.set(d.path, [...(starts.get(d.path) ?? []), d.startLine]);
   const heads: ScoredChunk[] = [];
   const named: ScoredChunk[] = [];
   const testHeads: ScoredChunk[] = [];
@@ -46,9 +44,8 @@ export function symbolMatches(
       const key = rangeKey(hit);
       if (seen.has(key)) continue;
       seen.add(key);
-      const { path, startLine, endLine } = hit.chunk;
       const isTest = hit.chunk.kind === 'test';
-      if (starts.get(path)?.some((line) => line >= startLine && line <= endLine)) (isTest ? testHeads : heads).push(hit);
+      if (holdsDefinitionStart(hit, definitions)) (isTest ? testHeads : heads).push(hit);
       else if (chunkNames(hit.chunk).some((n) => wanted.has(n))) (isTest ? testNamed : named).push(hit);
     }
   }

@@ -7,7 +7,7 @@ export { BERT_SPECIAL_TOKENS, MAX_INPUT_CHARS_PER_WORD, createWordPieceCounter }
 export { CHUNKER_VERSION } from './version.js';
 export { LANGUAGES, TEXT_LANGUAGE_ID, findLanguage, languageById, languageOf, shebangInterpreter } from './languages/registry.js';
 export { LANGUAGE_IDS, resolveLanguageId } from './languages/resolve-language-id.js';
-export { readNotebook, type Notebook, type NotebookCell, type NotebookProblem } from './read-notebook.js';
+export { isNotebookPath, readNotebook, type Notebook, type NotebookCell, type NotebookProblem } from './read-notebook.js';
 export type {
   BodyKind,
   ChunkStrategy,

@@ -1,3 +1,4 @@
+import { findLanguage } from './languages/registry.js';
 /** One cell of a Jupyter notebook as the chunker reads it: its decoded source and where each line is in the file. */
 export interface NotebookCell {
   /** `code`, `markdown` or `raw`; a cell of any other type is read as `raw`. */
@@ -30,6 +31,11 @@ export interface Notebook {
  * `worksheets`).
  */
 export type NotebookProblem = 'invalid-notebook' | 'notebook-version';
+
+/** Whether the chunker reads the file at `path` as a Jupyter notebook (its language's strategy is `notebook`: `.ipynb`, any case). */
+export function isNotebookPath(path: string): boolean {
+  return findLanguage(path, '').strategy === 'notebook';
+}
 
 /** A JSON string of a cell's `source` found in the file: its decoded text and the 0-based row it is on. */
 interface SourcePart {

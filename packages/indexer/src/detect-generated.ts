@@ -1,4 +1,4 @@
-import { findLanguage, readNotebook } from '@monorag/chunker';
+import { isNotebookPath, readNotebook } from '@monorag/chunker';
 
 /** Lines at the top of a file searched for a generated-code marker. */
 const HEAD_LINES = 5;
@@ -27,7 +27,7 @@ export function isGeneratedText(text: string): boolean {
  * the whole notebook on one line; a `.ipynb` that is no notebook is judged by its text.
  */
 export function isGeneratedFile(path: string, text: string): boolean {
-  if (findLanguage(path, '').strategy !== 'notebook') return isGeneratedText(text);
+  if (!isNotebookPath(path)) return isGeneratedText(text);
   const notebook = readNotebook(text);
   if (typeof notebook === 'string') return isGeneratedText(text);
   return isGeneratedText(notebook.cells.flatMap((cell) => cell.lines).join('\n'));

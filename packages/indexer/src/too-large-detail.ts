@@ -1,4 +1,4 @@
-import { findLanguage, readNotebook } from '@monorag/chunker';
+import { isNotebookPath, readNotebook } from '@monorag/chunker';
 
 /**
  * How many times `maxFileBytes` a Jupyter notebook's file may be on disk and still be read to measure its
@@ -52,7 +52,7 @@ function sourceBytes(text: string): number | string {
 export async function tooLargeDetail({ path, size, maxFileBytes, readText }: TooLargeOptions): Promise<string | null> {
   if (size <= maxFileBytes) return null;
   const plain = `${size} bytes > ${maxFileBytes}`;
-  if (findLanguage(path, '').strategy !== 'notebook') return plain;
+  if (!isNotebookPath(path)) return plain;
   const ceiling = NOTEBOOK_SIZE_FACTOR * maxFileBytes;
   if (size > ceiling) {
     return `notebook file ${size} bytes > ${ceiling}, ${NOTEBOOK_SIZE_FACTOR} x maxFileBytes: the most read to measure its cell sources`;

@@ -3,7 +3,7 @@ import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
 
 /**
- * Untracked, uncommitted-edited or uncommitted-deleted, non-ignored files of the project changed since the store's last index run
+ * Untracked, uncommitted-edited or deleted (tracked or not), non-ignored files of the project changed since the store's last index run
  * (`countWorkTreeChanges` with the project's ignore rules, the data directory included), for the
  * freshness of commands that have no file watcher. Paths in `queued` (file jobs waiting in the team
  * stack's queue) are left out: they are queued, not pending unnoticed.
@@ -18,6 +18,7 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
     filter,
     isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
     indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
+    indexedPaths: async () => (await store.listFiles()).map((file) => file.path),
     exclude: queued,
   });
 }

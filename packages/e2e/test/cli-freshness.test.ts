@@ -81,4 +81,19 @@ describe('the CLI freshness flag', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
   }, 60_000);
+
+  it('calls it stale after the deletion of an indexed untracked file (git lists none), until the next run removes it', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA') });
+    writeFileSync(path.join(repo, 'src/scratch.ts'), tokenFile('tokScratch'));
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+    rmSync(path.join(repo, 'src/scratch.ts'));
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
+    const again = await runCli(['index', repo, '--quiet'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+    const search = await runCli(['search', 'tokScratch', '--lexical', '--json', '--project', repo], env);
+    expect((JSON.parse(search.stdout) as { results: { path: string }[] }).results.map((hit) => hit.path)).not.toContain('src/scratch.ts');
+  }, 60_000);
 });

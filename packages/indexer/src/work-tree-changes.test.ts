@@ -60,6 +60,30 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, indexedAtOf: async (rel) => writtenAt.get(rel) })).toBe(1);
   });
 
+  it('counts an untracked file the index holds once it is deleted (git lists no deleted untracked file)', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-deleted-')));
+    git(root, 'init', '-q', '-b', 'main');
+    git(root, 'config', 'user.email', 't@example.com');
+    git(root, 'config', 'user.name', 't');
+    const indexedAt = Date.now() - 60_000;
+    write(root, 'tracked.ts', indexedAt - 1000);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'one');
+    write(root, 'src/scratch.ts', indexedAt - 1000); // untracked, indexed, then deleted
+    write(root, 'src/notes.ts', indexedAt - 1000); // untracked, indexed, still there
+    write(root, 'src/queued.ts', indexedAt - 1000); // untracked, indexed, deleted, its job already queued
+    const filter = createIgnoreFilter({ root });
+    const indexed = ['src/notes.ts', 'src/queued.ts', 'src/scratch.ts', 'tracked.ts'];
+    const isIndexed = async (rel: string) => indexed.includes(rel);
+    const indexedPaths = async () => indexed;
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed, indexedPaths })).toBe(0);
+    execFileSync('rm', [path.join(root, 'src/scratch.ts'), path.join(root, 'src/queued.ts')]);
+    // Without the index's paths nothing says the files were there.
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed })).toBe(0);
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed, indexedPaths, exclude: new Set(['src/queued.ts']) })).toBe(1);
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed, indexedPaths })).toBe(2);
+  });
+
   it('judges links as the walk does: never followed (a loop fails nothing), pending only while the index holds one', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-links-')));
     git(root, 'init', '-q', '-b', 'main');

@@ -28,6 +28,12 @@ export interface WorkTreeChangesOptions {
    * embedded) is, though the run wrote it.
    */
   indexedAtOf?: (relPath: string) => Promise<number | undefined>;
+  /**
+   * Every repo-relative path the index holds. Given, an indexed file git does not track that is gone
+   * from the work tree (or became a link) counts too: git lists no deleted untracked file, so only the
+   * index knows it was there. Costs one more `git ls-files` and one lstat per untracked indexed file.
+   */
+  indexedPaths?: () => Promise<readonly string[]>;
   /** Repo-relative paths already queued for indexing (the file jobs of the team stack's queue): never counted. */
   exclude?: ReadonlySet<string>;
 }
@@ -38,7 +44,8 @@ export interface WorkTreeChangesOptions {
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
  * last index run started), or, for a file the index holds and `indexedAtOf` is given, after the index
  * read the text it holds; and tracked files deleted from the work tree that the index still holds
- * (`isIndexed`; a deletion has no time, so the index's own contents decide). A symbolic link (to a
+ * (`isIndexed`; a deletion has no time, so the index's own contents decide), and with `indexedPaths`
+ * untracked files the index holds that are gone from the work tree. A symbolic link (to a
  * file inside the project, outside it, a missing target or a loop) and a path that cannot be examined
  * are no file the indexer reads (the walk skips them), so they count as a deletion does: only while the
  * index holds that path. Links are never followed, so a looping link never fails a status or a search.
@@ -46,18 +53,22 @@ export interface WorkTreeChangesOptions {
  * leave the index looking fresh.
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
-export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, indexedAtOf, exclude }: WorkTreeChangesOptions): Promise<number> {
+export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, indexedAtOf, indexedPaths, exclude }: WorkTreeChangesOptions): Promise<number> {
   if (!existsSync(path.join(root, '.git'))) return 0;
+  const git = simpleGit({ baseDir: root });
   let listed: string;
+  let tracked: string | undefined;
   try {
-    listed = await simpleGit({ baseDir: root }).raw(['ls-files', '--others', '--modified', '--exclude-standard', '-z']);
+    listed = await git.raw(['ls-files', '--others', '--modified', '--exclude-standard', '-z']);
+    if (indexedPaths) tracked = await git.raw(['ls-files', '-z']);
   } catch {
     // git missing or the repository unreadable: nothing is known about untracked files, as outside git.
     return 0;
   }
   let count = 0;
   // A path can be listed twice (modified and unmerged); each counts once.
-  for (const rel of new Set(listed.split('\0'))) {
+  const changed = new Set(listed.split('\0'));
+  for (const rel of changed) {
     if (rel === '' || exclude?.has(rel) || filter.isPathIgnored(rel, false)) continue;
     // lstat, not stat: a link is judged as the walk judges it, never followed (a loop would throw ELOOP).
     const info = await lstat(path.join(root, rel)).catch(() => undefined);
@@ -70,6 +81,27 @@ export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, i
     }
     const since = (indexedAtOf && (await indexedAtOf(rel))) ?? sinceMs;
     if (since === null || info.mtimeMs > since) count++;
+  }
+  if (indexedPaths && tracked !== undefined) count += await countDeletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude);
+  return count;
+}
+
+/**
+ * Indexed paths git neither tracks nor lists as untracked (`changed` holds what `--others` listed)
+ * that are missing from the work tree or are links now: untracked files deleted since they were indexed.
+ */
+async function countDeletedUntracked(
+  root: string,
+  indexed: readonly string[],
+  tracked: ReadonlySet<string>,
+  changed: ReadonlySet<string>,
+  exclude: ReadonlySet<string> | undefined,
+): Promise<number> {
+  let count = 0;
+  for (const rel of indexed) {
+    if (tracked.has(rel) || changed.has(rel) || exclude?.has(rel)) continue;
+    const info = await lstat(path.join(root, rel)).catch(() => undefined);
+    if (info === undefined || info.isSymbolicLink()) count++;
   }
   return count;
 }

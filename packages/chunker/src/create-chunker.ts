@@ -111,6 +111,19 @@ export async function createChunker({
     }
   };
 
+  /** Whether `text` parses in `spec`'s grammar with no error or missing node; true without a grammar, false on a parse timeout. */
+  const parsesCleanly = (spec: LanguageSpec, text: string): boolean => {
+    const parser = parsers.get(spec.id);
+    if (!spec.syntax || !parser) return true;
+    const tree = parseWithBudget(parser, text, parseTimeoutMs);
+    if (tree === null) return false;
+    try {
+      return !tree.rootNode.hasError;
+    } finally {
+      tree.delete();
+    }
+  };
+
   /**
    * What the parser and the syntax planner see of a file that is not minified: its rows, with the rows
    * over `MAX_PARSED_LINE_CHARS` (`long`) blanked, so that one data line of 100,000 characters costs
@@ -138,7 +151,7 @@ export async function createChunker({
         const notebook = readNotebook(text);
         if (typeof notebook === 'string') return windowsBecause(ctx, notebook);
         // Each run of code cells is planned like a file of the kernel's language, Markdown cells like a Markdown file.
-        return { pieces: [], ...notebookChunks(ctx.path, spec.id, notebook, { plan, maxTokens: budget, countTokens, rowLengths: ctx.lines.lines.map((line) => line.length) }) };
+        return { pieces: [], ...notebookChunks(ctx.path, spec.id, notebook, { plan, parsesCleanly, maxTokens: budget, countTokens, rowLengths: ctx.lines.lines.map((line) => line.length) }) };
       }
       case 'embedded': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');

@@ -163,6 +163,34 @@ describe('Jupyter notebooks', () => {
     ]);
   });
 
+  it('plans a cell that does not parse, or opens with a cell magic, on its own: its error hides no other cell\'s definitions', () => {
+    const code = (...lines: string[]): object => ({ cell_type: 'code', execution_count: 1, metadata: {}, outputs: [], source: lines.map((line, i) => (i < lines.length - 1 ? `${line}\n` : line)) });
+    const notebook = (cells: object[]): string =>
+      `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { language: 'python', name: 'python3' } }, cells }, null, 1)}\n`;
+    const definitions = (text: string): [string, string][] =>
+      chunker.analyse(PATH, text).symbols.filter((symbol) => symbol.role === 'definition').map((symbol) => [symbol.name, symbol.kind]);
+    // Jupyter compiles each cell alone: the unclosed bracket is a SyntaxError of its cell only.
+    const unclosed = notebook([code('def alpha():', '    return 1'), code('x = compute(1,', '    [2, 3'), code('def delta():', '    return 4')]);
+    expect(definitions(unclosed)).toEqual([['alpha', 'function'], ['delta', 'function']]);
+    expect(chunker.analyse(PATH, unclosed).chunks.map((chunk) => chunk.symbol)).toEqual(['alpha', null, 'delta']);
+    // Shell escapes and line magics are no Python either.
+    const magics = notebook([code('!pip install requests', '%matplotlib inline', 'def beta(x):', '    return x'), code('class Gamma:', '    pass')]);
+    expect(definitions(magics)).toEqual([['beta', 'function'], ['Gamma', 'class']]);
+    // A cell magic: the body in the language it names, the kernel's (%%time), the file's (%%writefile).
+    const cellMagics = notebook([
+      code('%%bash', 'deploy() {', '  echo "it\'s done"', '}'),
+      code('%%writefile src/util.py', 'def helper():', '    return 2'),
+      code('%%time', 'def timed():', '    return 3'),
+      code('%%html', '<div class="x">', '<p>unclosed'),
+      code('def after():', '    return 5'),
+    ]);
+    expect(definitions(cellMagics)).toEqual([['deploy', 'function'], ['helper', 'function'], ['timed', 'function'], ['after', 'function']]);
+    expect(chunker.analyse(PATH, cellMagics).chunks.map((chunk) => chunk.content.split('\n')[0])).toEqual(['%%bash', '%%writefile src/util.py', '%%time', '%%html', 'def after():']);
+    // Cells that parse still share a chunk.
+    const clean = notebook([code('import os'), code('def epsilon():', '    return os.sep')]);
+    expect(chunker.analyse(PATH, clean).chunks.map((chunk) => chunk.content)).toEqual(['import os\n\ndef epsilon():\n    return os.sep']);
+  });
+
   it('does not let two code cells share a chunk across an image output, one row of base64 however long', () => {
     const image = 'iVBORw0KGgo'.repeat(2000);
     const cell = (source: string, png: boolean): object => ({

@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import type { Chunk, CodeSymbol } from '@monorag/shared';
 import type { FallbackReason, TokenCounter } from './chunker.js';
 import { dropDataChunks } from './drop-data-chunks.js';
@@ -33,6 +34,11 @@ export interface NotebookChunksOptions {
   countTokens: TokenCounter;
   /** Characters of each row of the .ipynb file (0-based rows), to measure what lies between two cells. */
   rowLengths: readonly number[];
+  /**
+   * Whether `text` parses in `spec`'s grammar without a syntax error (true for a language without a
+   * grammar). A code cell that does not is planned alone, so its error cannot swallow its neighbours.
+   */
+  parsesCleanly: (spec: LanguageSpec, text: string) => boolean;
 }
 
 /** Chunks and symbols of a notebook, with lines of the .ipynb file. */
@@ -52,6 +58,10 @@ export interface NotebookChunks {
  */
 interface Segment {
   type: NotebookCell['type'];
+  /** What the segment is planned as (the kernel's language, a cell magic's, Markdown or text). */
+  spec: LanguageSpec;
+  /** A cell planned on its own: no other cell joins its segment. */
+  alone: boolean;
   lines: string[];
   firstRows: number[];
   lastRows: number[];
@@ -94,20 +104,59 @@ function kernelSpec(language: string): LanguageSpec {
   return spec.strategy === 'syntax' || spec.strategy === 'window' ? spec : languageById(TEXT_LANGUAGE_ID);
 }
 
+/**
+ * How a cell is planned: Markdown cells as Markdown, raw cells as text; a code cell in the kernel's
+ * language, or, under a cell magic naming a language (`%%bash`, `%%html`, `%%javascript`), in that one.
+ * A code cell stands alone when it opens with a cell magic (its body is not the kernel's language, or
+ * its first row is not) or does not parse by itself: Jupyter compiles each cell alone, so an unclosed
+ * bracket or a shell line in one cell must not hide the definitions of the next.
+ */
+function cellPlan(cell: NotebookCell, kernel: LanguageSpec, parsesCleanly: NotebookChunksOptions['parsesCleanly']): { spec: LanguageSpec; alone: boolean } {
+  if (cell.type !== 'code') return { spec: languageById(cell.type === 'markdown' ? 'markdown' : TEXT_LANGUAGE_ID), alone: false };
+  const magic = CELL_MAGIC.exec(cell.lines[0] ?? '');
+  if (magic) return { spec: magicSpec(magic[1] ?? '', (magic[2] ?? '').trim().split(/\s+/), kernel), alone: true };
+  return { spec: kernel, alone: !parsesCleanly(kernel, cell.lines.join('\n')) };
+}
+
+/** A cell magic's first row (`%%bash`, `%%writefile src/app.py`): the magic's name and its arguments. */
+const CELL_MAGIC = /^%%([A-Za-z_][\w-]*)(.*)$/;
+
+/** IPython's cell magics whose body is the kernel's own language. */
+const KERNEL_BODY_MAGICS: ReadonlySet<string> = new Set(['time', 'timeit', 'capture', 'prun', 'debug']);
+
+/**
+ * The spec a cell magic's body is planned with: the kernel's for `%%time`, `%%capture` and the like;
+ * the language the magic names (`%%bash`, `%%html`, `%%javascript`, `%%ruby`), its interpreter's
+ * (`%%script node`) or its file's extension (`%%writefile src/app.py`); text for any other.
+ */
+function magicSpec(name: string, args: readonly string[], kernel: LanguageSpec): LanguageSpec {
+  if (KERNEL_BODY_MAGICS.has(name)) return kernel;
+  const target = args.filter((arg) => arg !== '' && !arg.startsWith('-'));
+  const named =
+    name === 'script' ? target[0] : name === 'writefile' || name === 'file' ? extname(target.at(-1) ?? '').slice(1) : name;
+  const id = named ? languageIdOf(named) : undefined;
+  return id === undefined ? languageById(TEXT_LANGUAGE_ID) : kernelSpec(id);
+}
+
 /** The segments of a notebook's cells in order; cells without source lines are left out. */
-function segmentsOf(cells: readonly NotebookCell[], rowLengths: readonly number[]): Segment[] {
+function segmentsOf(cells: readonly NotebookCell[], options: NotebookChunksOptions, kernel: LanguageSpec): Segment[] {
+  const { rowLengths, parsesCleanly } = options;
   const segments: Segment[] = [];
   let current = null as Segment | null;
   for (const cell of cells) {
     if (cell.lines.length === 0) continue;
+    const { spec, alone } = cellPlan(cell, kernel, parsesCleanly);
     const from = current?.lastRows.at(-1) ?? 0;
     const to = cell.firstRows[0] ?? 0;
-    if (current?.type === cell.type && to - from <= MAX_CELL_GAP_ROWS && charsBetween(rowLengths, from, to) <= MAX_CELL_GAP_CHARS) {
+    const joins =
+      current !== null && !current.alone && !alone && current.type === cell.type && current.spec.id === spec.id &&
+      to - from <= MAX_CELL_GAP_ROWS && charsBetween(rowLengths, from, to) <= MAX_CELL_GAP_CHARS;
+    if (joins && current) {
       current.lines.push('');
       current.firstRows.push(-1);
       current.lastRows.push(-1);
     } else {
-      current = { type: cell.type, lines: [], firstRows: [], lastRows: [] };
+      current = { type: cell.type, spec, alone, lines: [], firstRows: [], lastRows: [] };
       segments.push(current);
     }
     for (let i = 0; i < cell.lines.length; i++) {
@@ -140,7 +189,8 @@ function fileRowsOf(segment: Segment): FileRows {
  * cell alone, so no definition spans cells, and planning the run at once lets one-line cells share a chunk
  * up to the budget instead of each making a chunk that is almost all header), each run of Markdown cells
  * as Markdown sections, each run of raw cells by line windows; a long output ends a run (see
- * `MAX_CELL_GAP_ROWS`, `MAX_CELL_GAP_CHARS`). Outputs, attachments and metadata are not indexed.
+ * `MAX_CELL_GAP_ROWS`, `MAX_CELL_GAP_CHARS`), and a code cell that does not parse alone or opens with a
+ * cell magic is a run of its own (`cellPlan`). Outputs, attachments and metadata are not indexed.
  *
  * A chunk's `content` is the decoded source it covers (cells of a run joined by a blank line), and its
  * `startLine..endLine` (1-based inclusive) are the lines of the .ipynb file from the JSON string holding
@@ -157,19 +207,18 @@ export function notebookChunks(path: string, language: string, notebook: Noteboo
   const chunks: Chunk[] = [];
   const symbols: CodeSymbol[] = [];
   const codeFallbacks: (FallbackReason | null)[] = [];
-  for (const segment of segmentsOf(notebook.cells, options.rowLengths)) {
+  for (const segment of segmentsOf(notebook.cells, options, code)) {
     const text = segment.lines.join('\n');
     const lines = createLineIndex(text, countTokens);
     const ctx = createPlanContext(path, lines, maxTokens, countTokens);
-    const spec = segment.type === 'code' ? code : languageById(segment.type === 'markdown' ? 'markdown' : TEXT_LANGUAGE_ID);
     let planned: NotebookTextPlan;
     try {
-      planned = plan(spec, ctx, text);
+      planned = plan(segment.spec, ctx, text);
     } catch {
       // Never throw on content: the segment is chunked by windows instead, and (for code) says so.
       planned = { pieces: windowPieces(ctx, 0, lines.lines.length - 1), fallback: 'planner-error' };
     }
-    if (segment.type === 'code') codeFallbacks.push(planned.fallback);
+    if (segment.type === 'code' && segment.spec === code) codeFallbacks.push(planned.fallback);
     const fileRows = fileRowsOf(segment);
     for (const piece of normalisePieces(planned.pieces, lines)) chunks.push(toChunk(path, language, lines, piece, fileRows));
     for (const symbol of planned.symbols ?? []) {

@@ -8,5 +8,8 @@
  * node:test `await t.test('unsupported route', ...)`) are definitions of kind `test` named by the title (chunk
  * symbol and symbol table), nested tests scoped by the titles around them; a test holding tests splits like a
  * class. They were unnamed `module` code; chunks of files without test calls are unchanged.
+ * tsc-17: a notebook code cell that does not parse alone (an unclosed bracket, `!pip install`, a line magic)
+ * or opens with a cell magic is planned by itself, a cell magic's body in the language it names; such a
+ * cell's error no longer hides the definitions of the cells after it. Other files' chunks are unchanged.
  */
-export const CHUNKER_VERSION = 'tsc-16';
+export const CHUNKER_VERSION = 'tsc-17';

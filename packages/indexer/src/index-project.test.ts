@@ -34,6 +34,10 @@ function flakyEmbedder(failFrom: number): Embedder {
 describe('indexProject', () => {
   it('keeps what was written before a failure and resumes from there', async () => {
     const root = repo(6);
+    // One modification time for all: files are indexed most recently modified first, ties by path, and six
+    // writes in a row can straddle a tick of the file system's clock.
+    const saved = new Date(Date.UTC(2026, 0, 1));
+    for (let i = 0; i < 6; i++) utimesSync(path.join(root, 'src', `m${i}.ts`), saved, saved);
     const base = { ...(await openTestIndex(root)), embedBatchChunks: 2 };
     const { store } = base;
 

@@ -61,6 +61,14 @@ describe('formatResults', () => {
     expect(snippetShown(['line 1', '…', 'the last line'].join('\n'), 6)).toEqual(['line 1', '…', 'the last line']);
   });
 
+  it('keeps the line matching the query of a snippet that is the whole chunk but longer than the lines shown', () => {
+    const chunk = ['function schedule(fn) {', '  const t = setTimeout(fn, 10);', '  log(t);', '  log(fn);', '  count++;', '  track(t);', '  // the timer is unref-ed so it never holds the process open', '  t.unref();', '}'];
+    expect(snippetShown(chunk.join('\n'), 6, 'is the timer unref-ed')).toEqual([...chunk.slice(0, 4), '…', chunk[6], '…']);
+    expect(snippetShown(chunk.join('\n'), 6, 'schedule a timeout')).toEqual([...chunk.slice(0, 6), '…']);
+    expect(snippetShown(chunk.join('\n'), 6)).toEqual([...chunk.slice(0, 6), '…']);
+    expect(snippetShown(chunk.slice(0, 7).join('\n'), 6, 'holds the process open')).toEqual([...chunk.slice(0, 4), '…', chunk[6]]);
+  });
+
   it('ends the footer with the staleness warning when the tree has moved on, and prints none when fresh', () => {
     const stale = {
       ...index, indexedAt: '2026-01-01T00:00:00.000Z', indexedCommit: 'aaaaaaaaaaaabbbb', headCommit: 'ccccccccccccdddd', pendingChanges: 2, stale: true,

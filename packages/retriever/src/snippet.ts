@@ -24,6 +24,14 @@ function bestLine(lines: readonly string[], words: readonly string[]): number {
   return best;
 }
 
+/**
+ * Index (0-based) of the line of `lines` holding the most distinct words of `query` (three letters or
+ * more, common English words left out), the first of equals; -1 when none holds any.
+ */
+export function matchingLine(lines: readonly string[], query: string): number {
+  return bestLine(lines, queryWords(query));
+}
+
 /** The first whole lines of `text` that fit in `maxChars` characters (at least one line, itself cut at maxChars when longer). */
 function head(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

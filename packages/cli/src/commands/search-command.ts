@@ -57,7 +57,7 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
           results: response.results.map((hit, i) => ({ ...hit, explain: { ...Object.fromEntries(RANKING_STAGES.map((stage) => [stage, null])), ...ranks[i] } })),
         }
       : response;
-    process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : formatResults(response, undefined, ranks));
+    process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : formatResults(response, undefined, ranks, query));
     if (explained && !options.json && explained.stages.includes('intent')) {
       process.stdout.write(
         `(intent ${intent}: scores of prose results x${explained.factors.prose}, of code x${explained.factors.code}; dense and bm25 ranks are among all fused candidates)\n`,

@@ -1,8 +1,7 @@
 import type { Node } from 'web-tree-sitter';
+import { testTitleName } from '@monorag/shared';
 import type { TestCallSpec } from './languages/language-spec.js';
 
-/** Longest test title kept, in characters (as definition names). */
-const MAX_TITLE_CHARS = 120;
 /** Most names in a callee chain (`test.describe.parallel.only` has four). */
 const MAX_CHAIN = 6;
 
@@ -60,8 +59,8 @@ export interface TestTitle {
 /**
  * The title of a test call (`it('retries on 503', ...)`, `describe.each(table)('adds %i', ...)`,
  * `t.test(\`unsupported route\`, ...)`): its first argument when that is a string literal or a template
- * literal without substitutions, its escapes decoded, runs of whitespace as one space, trimmed and capped at
- * 120 characters. Null when the callee is no test function (`app.get('/x', handler)`) or the title is not a
+ * literal without substitutions, its escapes decoded, then as the symbol table stores titles (`testTitleName`:
+ * runs of whitespace as one space, trimmed, capped at `MAX_TEST_TITLE_CHARS`). Null when the callee is no test function (`app.get('/x', handler)`) or the title is not a
  * non-empty literal (`test(name, ...)`, `test(\`GET ${path}\`, ...)`).
  * @param call a call expression of the JavaScript family's grammars
  */
@@ -72,7 +71,7 @@ export function testTitle(call: Node, tests: TestCallSpec): TestTitle | null {
   const first = call.childForFieldName('arguments')?.namedChildren.find((arg) => arg !== null && arg.type !== 'comment') ?? null;
   if (first === null) return null;
   if (first.type !== 'string' && (first.type !== 'template_string' || first.namedChildren.some((part) => part?.type === 'template_substitution'))) return null;
-  const title = literalText(first).replace(/\s+/g, ' ').trim();
+  const title = testTitleName(literalText(first));
   if (title === '') return null;
-  return { title: title.length > MAX_TITLE_CHARS ? title.slice(0, MAX_TITLE_CHARS) : title, row: first.startPosition.row };
+  return { title, row: first.startPosition.row };
 }

@@ -42,4 +42,19 @@ describe('monorag symbols on module-level constants', () => {
     const run = await runCli(['symbols', 'newline_fn', '--project', repo], env);
     expect(run.stdout).toBe('"src/new\\nline.py":1-2  function  newline_fn\n');
   }, 120_000);
+
+  it('finds a test by its whole title pasted from the file, though the symbol table keeps 120 characters of it', async () => {
+    const title = 'retries the request after a 503 response, waiting for the Retry-After header when the server sends one, and gives up after three attempts';
+    expect(title.length).toBeGreaterThan(120);
+    const repo = makeGitRepo({ 'test/retry.test.js': `test(\n  '${title}',\n  () => {\n    expect(1).toBe(1);\n  },\n);\n` });
+    expect((await runCli(['index', repo, '-q'], env)).code).toBe(0);
+    const stored = title.slice(0, 120);
+    const expected = { results: [{ path: 'test/retry.test.js', startLine: 1, endLine: 6, kind: 'test', name: stored, enclosing: null }] };
+    const run = await runCli(['symbols', title, '--json', '--project', repo], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expected);
+    // Written over two lines, as a wrapped title reads.
+    const wrapped = await runCli(['symbols', title.replace(', waiting', ',\n  waiting'), '--json', '--project', repo], env);
+    expect(JSON.parse(wrapped.stdout)).toEqual(expected);
+  }, 120_000);
 });

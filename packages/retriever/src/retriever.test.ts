@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
-import { sha256, type Chunk } from '@monorag/shared';
+import { sha256, testTitleName, type Chunk } from '@monorag/shared';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RANKING } from './ranking-options.js';
@@ -162,6 +162,17 @@ describe('createRetriever', () => {
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
     expect((await retriever.search({ query: 'keeps the session after a restart', mode: 'lexical' })).results[0]?.path).toBe('test/session.test.ts');
     expect((await retriever.search({ query: 'keeps the session after restarting', mode: 'lexical' })).results.at(-1)?.path).toBe('test/session.test.ts');
+    await store.close();
+  });
+
+  it('keeps a test asked for by a whole title longer than the 120 characters the symbol table stores in place', async () => {
+    const title = 'keeps the session after a restart of the worker process, even when the store was closed while a write was still waiting for its lock';
+    const titled = { ...chunk('test/session.test.ts', `it('${title}', () => { restart(); expect(session).toBe(kept) })`), kind: 'test' as const, symbol: testTitleName(title) };
+    const code = [1, 2].map((n) => chunk(`src/s${n}.ts`, `function restore${n}() { /* ${title} ${'x '.repeat(n)}*/ }`));
+    const store = await storeWith([...code, titled]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    expect(titled.symbol).toHaveLength(120);
+    expect((await retriever.search({ query: title, mode: 'lexical' })).results[0]?.path).toBe('test/session.test.ts');
     await store.close();
   });
 });

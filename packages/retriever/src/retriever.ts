@@ -1,4 +1,4 @@
-import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit, type SymbolHit } from '@monorag/shared';
+import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit, type SymbolHit, testTitleName } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
 import { analyseQuery } from './analyse-query.js';
@@ -202,7 +202,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         // The definition of a name the query asks for keeps its place even in a test file (a fixture, a test-only helper).
         const named = definitionStarts.filter((definition) => definition.kind !== 'test');
         // A test whose title is the whole query was asked for by name.
-        const title = query.trim().replace(/\s+/g, ' ').toLowerCase();
+        const title = testTitleName(query).toLowerCase();
         fused = applyTestPrior(fused, (hit) => holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === title));
         trace?.('tests', fused);
       }

@@ -19,4 +19,5 @@ export { decodeText, normaliseLineEnds, type DecodedText } from './decode-text.j
 export { holdsPrivateKey } from './detect-private-key.js';
 export { isNotebookProse } from './notebook-prose.js';
 export { qualifiedName } from './qualified-name.js';
+export { MAX_TEST_TITLE_CHARS, testTitleName } from './test-title-name.js';
 export { formatPlaces, printablePath } from './printable-path.js';

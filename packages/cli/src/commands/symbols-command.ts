@@ -1,4 +1,4 @@
-import { ErrorCode, MonoragError, printablePath, type SymbolHit, type SymbolRole } from '@monorag/shared';
+import { ErrorCode, MonoragError, printablePath, testTitleName, type SymbolHit, type SymbolRole } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
 import { openSqliteStore } from '@monorag/store';
 import { existsSync } from 'node:fs';
@@ -21,7 +21,7 @@ export const MAX_SYMBOL_LIMIT = 10_000;
 
 /**
  * `monorag symbols <name>` (role `definition`) and `monorag refs <name>` (role `reference`): rows of the
- * symbol table named exactly `name`, by path and line. With `--json` prints only
+ * symbol table named exactly `name` (or, when none is, as the table stores a test title: `testTitleName`), by path and line. With `--json` prints only
  * `{"results":[{path,startLine,endLine,kind,name,enclosing}]}` on stdout. Needs no embedding model.
  * `--path` is a repo-relative prefix or an absolute path inside the project.
  * @throws MonoragError `INDEX_NOT_FOUND` when the project has no index, `INVALID_ARGUMENT` for a bad limit or name
@@ -38,7 +38,10 @@ export async function runSymbolsCommand(role: SymbolRole, name: string, options:
   const store = await openSqliteStore({ file: context.storeFile, logger: context.logger });
   try {
     await checkIndexOwner(context, store);
-    const hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix });
+    let hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix });
+    // A test's title is stored as testTitleName keeps it: one space between words, at most 120 characters.
+    const title = testTitleName(name);
+    if (hits.length === 0 && title !== name.trim()) hits = await store.findSymbols({ name: title, role, limit, pathPrefix });
     if (options.json) {
       const results = hits.map(({ path, startLine, endLine, kind, name: hitName, enclosing }) => ({ path, startLine, endLine, kind, name: hitName, enclosing }));
       process.stdout.write(`${JSON.stringify({ results })}\n`);

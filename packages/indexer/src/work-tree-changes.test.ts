@@ -17,12 +17,18 @@ function write(root: string, rel: string, mtimeMs: number, content = rel): void 
   utimesSync(path.join(root, rel), mtimeMs / 1000, mtimeMs / 1000);
 }
 
+/** A new, empty git repository in a temp directory (its real path), with a committer set. */
+function gitRepo(prefix: string): string {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'config', 'user.email', 't@example.com');
+  git(root, 'config', 'user.name', 't');
+  return root;
+}
+
 describe('countWorkTreeChanges', () => {
   it('counts untracked files and uncommitted edits the index admits that changed after the last run', async () => {
-    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-')));
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'config', 'user.email', 't@example.com');
-    git(root, 'config', 'user.name', 't');
+    const root = gitRepo('monorag-untracked-');
     const indexedAt = Date.now() - 60_000;
     const before = indexedAt - 60_000;
     const after = indexedAt + 30_000;
@@ -61,10 +67,7 @@ describe('countWorkTreeChanges', () => {
   });
 
   it('counts an untracked file the index holds once it is deleted (git lists no deleted untracked file)', async () => {
-    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-deleted-')));
-    git(root, 'init', '-q', '-b', 'main');
-    git(root, 'config', 'user.email', 't@example.com');
-    git(root, 'config', 'user.name', 't');
+    const root = gitRepo('monorag-untracked-deleted-');
     const indexedAt = Date.now() - 60_000;
     write(root, 'tracked.ts', indexedAt - 1000);
     git(root, 'add', '-A');

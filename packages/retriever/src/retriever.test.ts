@@ -146,6 +146,17 @@ describe('createRetriever', () => {
       const { results } = await retriever.search({ query, mode: 'lexical' });
       expect(results[0]?.path, query).toBe('tests/conftest.ts');
     }
+    // The definitions read to confirm the name serve the exact-symbol step too: one lookup per search.
+    const lookups: string[] = [];
+    const counted = Object.assign(Object.create(store) as typeof store, {
+      findSymbols: (query: Parameters<typeof store.findSymbols>[0]) => {
+        lookups.push(query.name);
+        return store.findSymbols(query);
+      },
+    });
+    const countedRetriever = createRetriever({ store: counted, getEmbedder: async () => fake, limits: LIMITS });
+    expect((await countedRetriever.search({ query: 'how does `freeze` stop the clock', mode: 'lexical' })).results[0]?.path).toBe('tests/conftest.ts');
+    expect(lookups).toEqual(['freeze']);
     await store.close();
     // The same chunks without the symbol table's definition: `freeze` is a plain word, and the test file's chunk takes the prior.
     const plain = await storeWith([...mentions, fixture]);

@@ -2,7 +2,8 @@ import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, t
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
 import { analyseQuery } from './analyse-query.js';
-import { analyseWithSymbols } from './analyse-with-symbols.js';
+import { analyseWithSymbols, DEFINITIONS_PER_NAME } from './analyse-with-symbols.js';
+import { memoisedSymbols } from './memoised-symbols.js';
 import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
@@ -17,9 +18,6 @@ import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
 import { holdsDefinitionStart, symbolMatches } from './symbol-matches.js';
 import { emptyFilterWarnings } from './empty-filter-warnings.js';
-
-/** Definitions of one query identifier looked up in the symbol table for the exact-symbol list. */
-const DEFINITIONS_PER_NAME = 20;
 
 /** Retrieval mode: hybrid (dense + BM25, fused by RRF), BM25 only, or dense only. */
 export type SearchMode = 'hybrid' | 'lexical' | 'dense';
@@ -141,8 +139,9 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       const filter: SearchFilter = {};
       if (request.pathPrefix) filter.pathPrefix = request.pathPrefix.replace(/^\.\//, '');
       // Words that may be names (`Client`, a backticked `freeze`) count as identifiers when the symbol table defines them.
+      const symbols = memoisedSymbols(store);
       const analysis = steps.symbolMatch
-        ? await analyseWithSymbols(store, query, filter.pathPrefix)
+        ? await analyseWithSymbols(symbols, query, filter.pathPrefix)
         : analyseQuery(query);
       if (request.language) filter.language = request.language;
       if (steps.pathScope && !filter.pathPrefix && analysis.fileRefs.length > 0) {
@@ -179,7 +178,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (steps.symbolMatch && mode !== 'dense' && analysis.identifiers.length > 0) {
         const byName = await store.searchLexical(analysis.identifiers.join(' '), { limit: pool, filter });
         const definitions = await Promise.all(
-          analysis.identifiers.map((name) => store.findSymbols({ name, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix })),
+          analysis.identifiers.map((name) => symbols.findSymbols({ name, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix })),
         );
         definitionStarts = definitions.flat();
         const exact = symbolMatches(analysis.identifiers, [byName, ...lists], definitionStarts);

@@ -5,7 +5,7 @@ import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
 import { sha256, testTitleName, type Chunk } from '@monorag/shared';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RANKING } from './ranking-options.js';
+import { DEFAULT_RANKING, TEST_FACTOR } from './ranking-options.js';
 import { createRetriever } from './retriever.js';
 
 const LIMITS = { defaultLimit: 5, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 400 };
@@ -146,7 +146,7 @@ describe('createRetriever', () => {
       const { results } = await retriever.search({ query, mode: 'lexical' });
       expect(results[0]?.path, query).toBe('tests/conftest.ts');
     }
-    // The definitions read to confirm the name serve the exact-symbol step too: one lookup per search.
+    // The definitions read to confirm the name serve the exact-symbol step too: one lookup per name (and one for tests titled by the query).
     const lookups: string[] = [];
     const counted = Object.assign(Object.create(store) as typeof store, {
       findSymbols: (query: Parameters<typeof store.findSymbols>[0]) => {
@@ -156,7 +156,7 @@ describe('createRetriever', () => {
     });
     const countedRetriever = createRetriever({ store: counted, getEmbedder: async () => fake, limits: LIMITS });
     expect((await countedRetriever.search({ query: 'how does `freeze` stop the clock', mode: 'lexical' })).results[0]?.path).toBe('tests/conftest.ts');
-    expect(lookups).toEqual(['freeze']);
+    expect(lookups).toEqual(['freeze', 'how does `freeze` stop the clock']);
     await store.close();
     // The same chunks without the symbol table's definition: `freeze` is a plain word, and the test file's chunk takes the prior.
     const plain = await storeWith([...mentions, fixture]);
@@ -173,6 +173,42 @@ describe('createRetriever', () => {
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
     expect((await retriever.search({ query: 'keeps the session after a restart', mode: 'lexical' })).results[0]?.path).toBe('test/session.test.ts');
     expect((await retriever.search({ query: 'keeps the session after restarting', mode: 'lexical' })).results.at(-1)?.path).toBe('test/session.test.ts');
+    await store.close();
+  });
+
+  it('keeps a test asked for by its title in place when it shares its describe\'s chunk, and only the piece of a split test holding its start', async () => {
+    const title = 'evicts the least recently used entry when the capacity is exceeded';
+    const grouped = {
+      ...chunk('test/cache.test.js', `describe('Cache', () => {\n  it('${title}', () => {\n    expect(cache.size).toBe(2);\n  });\n});`),
+      endLine: 5, kind: 'test' as const, symbol: 'Cache',
+    };
+    // A test split in two: the piece with the title, and its body's tail (which repeats the title's words).
+    const head = { ...chunk('test/lru.test.js', `test('drops the oldest key of a full map', () => {\n  const map = fill(3);`), endLine: 2, kind: 'test' as const, symbol: 'drops the oldest key of a full map' };
+    const tail = { ...chunk('test/lru.test.js', '  // drops the oldest key: the full map keeps the key used last\n  expect(map.has(oldest)).toBe(false);\n});'), startLine: 3, endLine: 5, kind: 'test' as const, symbol: 'drops the oldest key of a full map' };
+    const code = [1, 2, 3].map((n) => chunk(`src/c${n}.ts`, `function evict${n}() { /* evicts an entry; drops a key ${'x '.repeat(n)}*/ }`));
+    const store = await storeWith(code);
+    const tests = (name: string, start: number, end: number) => ({ name, kind: 'test' as const, role: 'definition' as const, startLine: start, endLine: end, enclosing: null });
+    await store.writeFile({ path: grouped.path, contentHash: grouped.contentHash, size: 10, language: 'javascript', chunkCount: 1, indexedAt: 1 }, [grouped], await fake.embed([grouped.content]), [
+      tests('Cache', 1, 5),
+      { ...tests(title, 2, 4), enclosing: 'Cache' },
+    ]);
+    await store.writeFile({ path: head.path, contentHash: sha256('lru'), size: 10, language: 'javascript', chunkCount: 2, indexedAt: 1 }, [head, tail], await fake.embed([head.content, tail.content]), [
+      tests('drops the oldest key of a full map', 1, 5),
+    ]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    // Scores with the test prior, against the same search without it: an exempt chunk keeps its score, another is multiplied by TEST_FACTOR.
+    const noPrior = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS, ranking: { ...DEFAULT_RANKING, testPrior: false } });
+    const factors = async (query: string): Promise<Map<string, number>> => {
+      const without = new Map((await noPrior.search({ query, mode: 'lexical' })).results.map((hit) => [`${hit.path}:${hit.startLine}`, hit.score]));
+      const withPrior = (await retriever.search({ query, mode: 'lexical' })).results;
+      return new Map(withPrior.map((hit) => [`${hit.path}:${hit.startLine}`, Number((hit.score / without.get(`${hit.path}:${hit.startLine}`)!).toFixed(4))]));
+    };
+    // The chunk carries the describe's name; the symbol table says the asked-for test starts in it.
+    expect((await factors(title)).get('test/cache.test.js:1')).toBe(1);
+    expect((await factors('evicts the least recently used entry')).get('test/cache.test.js:1')).toBe(TEST_FACTOR);
+    // Of a split test, only the piece holding its start keeps its place.
+    const split = await factors('drops the oldest key of a full map');
+    expect([split.get('test/lru.test.js:1'), split.get('test/lru.test.js:3')]).toEqual([1, TEST_FACTOR]);
     await store.close();
   });
 

@@ -200,9 +200,16 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
         // The definition of a name the query asks for keeps its place even in a test file (a fixture, a test-only helper).
         const named = definitionStarts.filter((definition) => definition.kind !== 'test');
-        // A test whose title is the whole query was asked for by name.
-        const title = testTitleName(query).toLowerCase();
-        fused = applyTestPrior(fused, (hit) => holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === title));
+        // So does a test whose title is the whole query: the chunk holding its start, by the symbol table (a small
+        // test shares the chunk of its `describe`, whose name the chunk carries), or one named by that title.
+        const title = testTitleName(query);
+        const titled = (await symbols.findSymbols({ name: title, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix }))
+          .filter((definition) => definition.kind === 'test');
+        const kept = [...named, ...titled];
+        const lowerTitle = title.toLowerCase();
+        fused = applyTestPrior(fused, (hit) =>
+          titled.length > 0 ? holdsDefinitionStart(hit, kept) : holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === lowerTitle),
+        );
         trace?.('tests', fused);
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({

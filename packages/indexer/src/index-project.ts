@@ -8,7 +8,7 @@ import { currentCommit } from './current-commit.js';
 import { isGeneratedFile } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
-import { walkProject, type SkippedFile, type WalkedFile } from './walk-project.js';
+import { belowUnreadableDir, walkProject, type SkippedFile, type WalkedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, needsSecretRescan, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
@@ -206,7 +206,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   for (const f of walk.files) if (!manifest.has(f.path)) newSizes.set(f.size, (newSizes.get(f.size) ?? 0) + 1);
   const departed = new Map<string, DepartedFile[]>();
   for (const [path, record] of manifest) {
-    if (!walked.has(path) && (!scope || inScope(scope, path))) {
+    if (!walked.has(path) && (!scope || inScope(scope, path)) && !belowUnreadableDir(walk, path)) {
       const same = departed.get(record.contentHash) ?? [];
       if (same.length < (newSizes.get(record.size) ?? 0)) {
         same.push({ record, chunks: await store.chunksOfFile(path), vectors: await store.vectorsOfFile(path) });
@@ -260,7 +260,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     }
     if (read.kind === 'unreadable') {
       skipped.push({ path: file.path, reason: 'unreadable', detail: read.detail });
-      logger?.warn({ path: file.path, detail: read.detail }, 'skipping unreadable file');
+      logger?.debug({ path: file.path, detail: read.detail }, 'skipping unreadable file');
       continue;
     }
     if (isGeneratedFile(file.path, read.text)) {

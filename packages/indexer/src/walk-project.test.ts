@@ -110,6 +110,7 @@ describe('walkProject', () => {
     expect(await walkProject({ root, maxFileBytes: 1000, scope: ['src/retry-link.ts'] })).toEqual({
       files: [],
       skipped: [{ path: 'src/retry-link.ts', reason: 'symlink-inside', detail: 'links to src/retry.ts' }],
+      unreadableDirs: [],
     });
   });
 

@@ -77,6 +77,20 @@ export interface WalkOptions {
 export interface WalkResult {
   files: WalkedFile[];
   skipped: SkippedFile[];
+  /**
+   * Repo-relative directories the walk could not list (permissions, I/O errors; each is also in
+   * `skipped` as `unreadable`): what lies below them is unknown, not gone.
+   */
+  unreadableDirs: string[];
+}
+
+/**
+ * Whether the repo-relative `relPath` lies below a directory the walk could not list
+ * (`WalkResult.unreadableDirs`): such a file is unknown, not gone, and its index entry stays, as an
+ * unreadable file's does.
+ */
+export function belowUnreadableDir(walk: Pick<WalkResult, 'unreadableDirs'>, relPath: string): boolean {
+  return walk.unreadableDirs.some((dir) => relPath.startsWith(`${dir}/`));
 }
 
 /**
@@ -91,6 +105,7 @@ export interface WalkResult {
 export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope, filter }: WalkOptions): Promise<WalkResult> {
   const files: WalkedFile[] = [];
   const skipped: SkippedFile[] = [];
+  const unreadableDirs: string[] = [];
   const rules = filter ?? createIgnoreFilter({ root, extraIgnores });
   // Paths given to a scoped walk may lie below ignored directories; those are left out like in a full walk.
   const stack: string[] = [''];
@@ -106,6 +121,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
       // A scoped walk races with the tree: a directory that vanished since the event is just gone.
       if (scope && (code === 'ENOENT' || code === 'ENOTDIR')) continue;
       skipped.push({ path: dirRel, reason: 'unreadable', detail: (error as Error).message });
+      unreadableDirs.push(dirRel);
       continue;
     }
     for (const entry of entries) {
@@ -151,7 +167,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
     }
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped };
+  return { files, skipped, unreadableDirs };
 }
 
 /**

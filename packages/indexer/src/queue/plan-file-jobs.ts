@@ -1,7 +1,7 @@
 import type { ChunkStore } from '@monorag/store';
 import { readProjectFile } from '../read-project-file.js';
 import { needsSecretRescan, secretScannerOf } from '../redact-file-text.js';
-import { walkProject } from '../walk-project.js';
+import { belowUnreadableDir, walkProject } from '../walk-project.js';
 import { inScope, runScope } from '../path-scope.js';
 
 /** Options of {@link planFileJobs}. */
@@ -73,6 +73,6 @@ export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, pa
     else if (read.kind === 'text' || manifest.has(file.path)) paths.push(file.path);
     if (same && rescanning) rescan++;
   }
-  for (const path of manifest.keys()) if (!walked.has(path) && (!scope || inScope(scope, path))) paths.push(path);
+  for (const path of manifest.keys()) if (!walked.has(path) && (!scope || inScope(scope, path)) && !belowUnreadableDir(walk, path)) paths.push(path);
   return { paths: paths.sort(), walked: walk.files.length, unchanged, rescan, scanner };
 }

@@ -12,6 +12,9 @@ const MAX_QUALIFIED_CHARS = 200;
 /** Most syntax nodes visited per file while looking for definitions. */
 const MAX_VISITED_NODES = 2_000_000;
 
+/** Joins a test's title to the titles around it in `enclosing` (`Pool > close()`), as result scopes are shown. */
+const TEST_SCOPE_SEPARATOR = ' > ';
+
 interface Scope {
   /** End byte of the definition's node: the scope is open while the walk is before it. */
   endIndex: number;
@@ -19,6 +22,8 @@ interface Scope {
   /** Index in `functions` of this scope when it is a function, else of the function around it, or -1. */
   functionIndex: number;
   isFunction: boolean;
+  /** A titled test: names inside it are joined to its title with ` > ` (a title holds spaces and dots). */
+  isTest: boolean;
   /** A class, interface, enum or object: functions directly inside are methods. */
   hasMethods: boolean;
   /** Id of the body node whose statements are module- or class-level bindings (namespaces, classes), else null. */
@@ -87,8 +92,10 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
         if (def && def.kind !== 'callback' && !definitionNames.has(key)) {
           const owner = scopes[scopes.length - 1];
           const ownerParts = [...(owner ? [owner.qualified] : []), ...def.ownerScopes];
-          const joined = ownerParts.join('.');
-          const qualified = joined.length > MAX_QUALIFIED_CHARS ? joined : [...ownerParts, def.name].join('.');
+          const isTest = def.kind === 'test';
+          const separator = isTest || owner?.isTest ? TEST_SCOPE_SEPARATOR : '.';
+          const joined = ownerParts.join(separator);
+          const qualified = joined.length > MAX_QUALIFIED_CHARS ? joined : [...ownerParts, def.name].join(separator);
           definitionNames.add(key);
           symbols.push({
             name: def.name,
@@ -99,7 +106,7 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
             enclosing: ownerParts.length > 0 ? joined : null,
           });
           // A test is a function here: the calls in `it('retries on 503', ...)` are made by that test.
-          const isFunction = def.kind === 'function' || def.kind === 'test';
+          const isFunction = def.kind === 'function' || isTest;
           let functionIndex = owner?.functionIndex ?? -1;
           if (isFunction) {
             functions.push({ start: node.startIndex, end: node.endIndex, qualified, parent: functionIndex });
@@ -112,6 +119,7 @@ export function extractSymbols(tree: Tree, spec: SyntaxSpec, query: Query | null
             qualified,
             functionIndex,
             isFunction,
+            isTest,
             hasMethods,
             bindingBody: holdsBindings && def.body ? def.body.id : null,
             bindingLevel: def.kind === 'namespace' ? 'module' : staticScopes.includes(node.type) ? 'static' : 'class',

@@ -135,15 +135,15 @@ describe('test callbacks in chunks and the symbol table', () => {
       'test Pool 7-24 -',
       'test retries on 503 10-15 Pool',
       'test closing 17-23 Pool',
-      'test rejects new requests 18-22 Pool.closing',
+      'test rejects new requests 18-22 Pool > closing',
       'test adds %i + %i 26-28 -',
       'test default 404 30-37 -',
       'test unsupported method 33-36 default 404',
       'constant name 39-39 -',
     ]);
     const referencesOf = (name: string): string[] => symbols.filter((s) => s.role === 'reference' && s.name === name).map((s) => `${s.startLine} ${s.enclosing ?? '-'}`);
-    expect(referencesOf('Pool')).toEqual(['5 -', '11 Pool.retries on 503', '19 Pool.closing.rejects new requests']);
-    expect(referencesOf('inject')).toEqual(['34 default 404.unsupported method']);
+    expect(referencesOf('Pool')).toEqual(['5 -', '11 Pool > retries on 503', '19 Pool > closing > rejects new requests']);
+    expect(referencesOf('inject')).toEqual(['34 default 404 > unsupported method']);
     // Not in a test: the callbacks of `test(name, ...)` and `app.get(...)` are no scopes.
     expect(referencesOf('run')).toEqual(['41 -']);
     expect(referencesOf('send')).toEqual(['45 -']);

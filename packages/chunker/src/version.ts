@@ -11,5 +11,7 @@
  * tsc-17: a notebook code cell that does not parse alone (an unclosed bracket, `!pip install`, a line magic)
  * or opens with a cell magic is planned by itself, a cell magic's body in the language it names; such a
  * cell's error no longer hides the definitions of the cells after it. Other files' chunks are unchanged.
+ * tsc-18: a test title over 120 characters is cut after its last whole word and ends with `…` (`testTitleName`),
+ * no longer mid-word; nested tests' `enclosing` is joined with ` > `.
  */
-export const CHUNKER_VERSION = 'tsc-17';
+export const CHUNKER_VERSION = 'tsc-18';

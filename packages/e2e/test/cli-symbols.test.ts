@@ -43,12 +43,13 @@ describe('monorag symbols on module-level constants', () => {
     expect(run.stdout).toBe('"src/new\\nline.py":1-2  function  newline_fn\n');
   }, 120_000);
 
-  it('finds a test by its whole title pasted from the file, though the symbol table keeps 120 characters of it', async () => {
+  it('finds a test by its whole title pasted from the file, though the symbol table keeps only its first 120 characters', async () => {
     const title = 'retries the request after a 503 response, waiting for the Retry-After header when the server sends one, and gives up after three attempts';
     expect(title.length).toBeGreaterThan(120);
     const repo = makeGitRepo({ 'test/retry.test.js': `test(\n  '${title}',\n  () => {\n    expect(1).toBe(1);\n  },\n);\n` });
     expect((await runCli(['index', repo, '-q'], env)).code).toBe(0);
-    const stored = title.slice(0, 120);
+    // Stored cut after its last whole word that fits in 120 characters, with an ellipsis.
+    const stored = 'retries the request after a 503 response, waiting for the Retry-After header when the server sends one, and gives up…';
     const expected = { results: [{ path: 'test/retry.test.js', startLine: 1, endLine: 6, kind: 'test', name: stored, enclosing: null }] };
     const run = await runCli(['symbols', title, '--json', '--project', repo], env);
     expect(run.code, run.stderr).toBe(0);

@@ -218,7 +218,7 @@ describe('createRetriever', () => {
     const code = [1, 2].map((n) => chunk(`src/s${n}.ts`, `function restore${n}() { /* ${title} ${'x '.repeat(n)}*/ }`));
     const store = await storeWith([...code, titled]);
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
-    expect(titled.symbol).toHaveLength(120);
+    expect(titled.symbol).toMatch(/^keeps the session after a restart .*…$/);
     expect((await retriever.search({ query: title, mode: 'lexical' })).results[0]?.path).toBe('test/session.test.ts');
     await store.close();
   });

@@ -156,8 +156,9 @@ export interface CodeSymbol {
   /** Last line, 1-based inclusive. */
   endLine: number;
   /**
-   * For a definition, its enclosing scopes joined by `.` (e.g. `Client` for a method, `Pool` for a test in
-   * `describe('Pool', ...)`), or null at top level.
+   * For a definition, its enclosing scopes joined by `.` (e.g. `Client` for a method, `Outer.Inner` for a
+   * method of a nested class), or, inside a test, by ` > ` (`Pool > close()` for a test in
+   * `describe('close()', ...)` in `describe('Pool', ...)`: titles hold spaces and dots), or null at top level.
    * For a reference, the function, method or test that contains it (qualified the same way), or null at top level.
    */
   enclosing: string | null;

@@ -39,7 +39,7 @@ export async function runSymbolsCommand(role: SymbolRole, name: string, options:
   try {
     await checkIndexOwner(context, store);
     let hits = await store.findSymbols({ name: name.trim(), role, limit, pathPrefix });
-    // A test's title is stored as testTitleName keeps it: one space between words, at most 120 characters.
+    // A test's title is stored as testTitleName keeps it: one space between words, cut to 120 characters with an ellipsis.
     const title = testTitleName(name);
     if (hits.length === 0 && title !== name.trim()) hits = await store.findSymbols({ name: title, role, limit, pathPrefix });
     if (options.json) {

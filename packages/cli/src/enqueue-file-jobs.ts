@@ -1,4 +1,4 @@
-import { currentCommit, runScope, secretScannerOf } from '@monorag/indexer';
+import { currentCommit, headDifferences, recordHeadDifferences, runScope, secretScannerOf } from '@monorag/indexer';
 import { planFileJobs, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
@@ -53,6 +53,7 @@ export interface EnqueueFileJobsOptions {
 export async function enqueueFileJobs({ context, store, queue, paths: given }: EnqueueFileJobsOptions): Promise<{ report: FileJobsReport; scanner: string }> {
   const ignorePattern = dataDirIgnorePattern(context);
   const commit = await currentCommit(context.root);
+  const differences = await headDifferences(context.root);
   // A hook's paths after index.redactSecrets changed: the whole tree, as a changed ignore file does.
   const scanner = secretScannerOf(context.config.index.redactSecrets);
   const standing = runScope(given) === undefined ? undefined : await scannerWidensPlan(store, scanner);
@@ -72,6 +73,8 @@ export async function enqueueFileJobs({ context, store, queue, paths: given }: E
   // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
   // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
   await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
+  // Which tracked files the jobs bring to a state other than HEAD's (freshness notices them put back).
+  await recordHeadDifferences(store, commit, differences, runScope(paths));
   await recordDrainedQueue(queue, store, plan.scanner);
   return { report, scanner: plan.scanner };
 }

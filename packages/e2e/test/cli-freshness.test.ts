@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
-import { makeGitRepo, tokenFile } from './git-repo.js';
+import { git, makeGitRepo, tokenFile } from './git-repo.js';
 
 interface Freshness { stale: boolean; pendingChanges: number; warning: string | null }
 
@@ -81,6 +81,26 @@ describe('the CLI freshness flag', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
   }, 60_000);
+
+  it('calls it stale after `git checkout` or `git stash` puts back files whose edits the index holds, until the next run', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+    writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('tokZanzibar'));
+    rmSync(path.join(repo, 'src/b.ts'));
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+    git(repo, 'checkout', '--', 'src/a.ts', 'src/b.ts');
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 2 });
+    const search = await runCli(['search', 'tokZanzibar', '--lexical', '--json', '--project', repo], env);
+    expect((JSON.parse(search.stdout) as { index: Freshness }).index).toMatchObject({ stale: true, pendingChanges: 2 });
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+    // The same through `git stash`: an edit indexed, then stashed away.
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('tokStashed'));
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    git(repo, 'stash', '-q');
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
+  }, 90_000);
 
   it('calls it stale after the deletion of an indexed untracked file (git lists none), until the next run removes it', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA') });

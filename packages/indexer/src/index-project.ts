@@ -5,6 +5,7 @@ import type { ChunkStore } from '@monorag/store';
 import { embedChunks } from './embed-chunks.js';
 import { throwIfInterrupted } from './run-interrupted.js';
 import { currentCommit } from './current-commit.js';
+import { headDifferences, recordHeadDifferences } from './head-differences.js';
 import { isGeneratedFile } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
@@ -138,6 +139,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const batchChunks = options.embedBatchChunks ?? 128;
   const started = Date.now();
   const commit = await currentCommit(root);
+  const differences = await headDifferences(root);
   const scope = runScope(options.paths);
   const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores, scope, filter: options.filter });
   const skipped = [...walk.skipped];
@@ -334,6 +336,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   // file, so a new file elsewhere must stay newer than the index (files it wrote carry their own stamps).
   if (!scope) await store.setMeta('indexedAt', String(started));
   await store.setMeta('indexedCommit', commit ?? '');
+  // Which tracked files the index now holds in a state other than HEAD's (freshness notices them put back).
+  await recordHeadDifferences(store, commit, differences, scope);
   if (!scope) {
     await store.setMeta(SECRET_SCANNER_META, scanner);
     // The whole index now stands on this scanner: queue workers must redact with it too (a requirement

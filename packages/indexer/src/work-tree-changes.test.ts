@@ -87,6 +87,38 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter, isIndexed, indexedPaths })).toBe(2);
   });
 
+  it('counts a file put back to HEAD\'s version after the index read its edit, while HEAD is the commit the index reflects', async () => {
+    const root = gitRepo('monorag-untracked-reverted-');
+    const indexedAt = Date.now() - 60_000;
+    write(root, 'a.js', indexedAt - 5000, 'export const a = 1;\n');
+    write(root, 'b.js', indexedAt - 5000, 'export const b = 1;\n');
+    write(root, 'c.js', indexedAt - 5000, 'export const c = 1;\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'one');
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    // Indexed with a.js edited, b.js deleted and c.js's edit staged: the record lists the three.
+    write(root, 'a.js', indexedAt - 1000, 'export const a = "edited";\n');
+    execFileSync('rm', [path.join(root, 'b.js')]);
+    write(root, 'c.js', indexedAt - 1000, 'export const c = "staged";\n');
+    git(root, 'add', 'c.js');
+    const record = { commit: head, paths: ['a.js', 'b.js', 'c.js'] };
+    const filter = createIgnoreFilter({ root });
+    const indexed = ['a.js', 'c.js'];
+    const options = { root, sinceMs: indexedAt, filter, isIndexed: async (rel: string) => indexed.includes(rel), headDifferences: { indexedCommit: head, record: async () => record } };
+    expect(await countWorkTreeChanges(options)).toBe(0);
+    // `git checkout HEAD -- .` puts all three back (as `git stash` or `git reset --hard` would): git lists none of them.
+    git(root, 'checkout', 'HEAD', '--', '.');
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter })).toBe(0);
+    expect(await countWorkTreeChanges(options)).toBe(3);
+    expect(await countWorkTreeChanges({ ...options, exclude: new Set(['a.js']) })).toBe(2);
+    // Another commit than the index's, or than the record's: HEAD's versions are no guide.
+    expect(await countWorkTreeChanges({ ...options, headDifferences: { indexedCommit: 'f'.repeat(40), record: async () => record } })).toBe(0);
+    write(root, 'd.js', indexedAt - 5000, 'export const d = 1;\n');
+    git(root, 'add', 'd.js');
+    git(root, 'commit', '-q', '-m', 'two');
+    expect(await countWorkTreeChanges(options)).toBe(0);
+  });
+
   it('judges links as the walk does: never followed (a loop fails nothing), pending only while the index holds one', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-links-')));
     git(root, 'init', '-q', '-b', 'main');

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { currentCommit } from './current-commit.js';
+import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 
 /** Options of {@link countWorkTreeChanges}. */
@@ -34,6 +36,14 @@ export interface WorkTreeChangesOptions {
    * index knows it was there. Costs one more `git ls-files` and one lstat per untracked indexed file.
    */
   indexedPaths?: () => Promise<readonly string[]>;
+  /**
+   * The commit the index reflects (`indexedCommit`) and the record of tracked paths that differed from
+   * HEAD when the index read them (`readHeadDifferences`). Given, and HEAD still the commit of both, such
+   * a path that matches HEAD again counts: put back by `git checkout -- <file>`, `git stash` or `git reset
+   * --hard`, it is listed by git nowhere, while the index holds the edited text (or lacks the file).
+   * Costs one `git diff HEAD` when any path is recorded.
+   */
+  headDifferences?: { indexedCommit: string | null; record: () => Promise<HeadDifferencesRecord | null> };
   /** Repo-relative paths already queued for indexing (the file jobs of the team stack's queue): never counted. */
   exclude?: ReadonlySet<string>;
 }
@@ -44,8 +54,9 @@ export interface WorkTreeChangesOptions {
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
  * last index run started), or, for a file the index holds and `indexedAtOf` is given, after the index
  * read the text it holds; and tracked files deleted from the work tree that the index still holds
- * (`isIndexed`; a deletion has no time, so the index's own contents decide), and with `indexedPaths`
- * untracked files the index holds that are gone from the work tree. A symbolic link (to a
+ * (`isIndexed`; a deletion has no time, so the index's own contents decide), with `indexedPaths`
+ * untracked files the index holds that are gone from the work tree, and with `headDifferences` tracked
+ * files put back to HEAD's version since the index read them. A symbolic link (to a
  * file inside the project, outside it, a missing target or a loop) and a path that cannot be examined
  * are no file the indexer reads (the walk skips them), so they count as a deletion does: only while the
  * index holds that path. Links are never followed, so a looping link never fails a status or a search.
@@ -53,7 +64,8 @@ export interface WorkTreeChangesOptions {
  * leave the index looking fresh.
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
-export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, indexedAtOf, indexedPaths, exclude }: WorkTreeChangesOptions): Promise<number> {
+export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Promise<number> {
+  const { root, sinceMs, filter, isIndexed, indexedAtOf, indexedPaths, exclude } = options;
   if (!existsSync(path.join(root, '.git'))) return 0;
   const git = simpleGit({ baseDir: root });
   let listed: string;
@@ -82,26 +94,45 @@ export async function countWorkTreeChanges({ root, sinceMs, filter, isIndexed, i
     const since = (indexedAtOf && (await indexedAtOf(rel))) ?? sinceMs;
     if (since === null || info.mtimeMs > since) count++;
   }
-  if (indexedPaths && tracked !== undefined) count += await countDeletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude);
-  return count;
+  const gone = indexedPaths && tracked !== undefined ? await deletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude) : [];
+  const reverted = options.headDifferences ? await revertedToHead(root, options.headDifferences, changed, filter, exclude) : [];
+  return count + new Set([...gone, ...reverted]).size;
+}
+
+/**
+ * Recorded paths (see `WorkTreeChangesOptions.headDifferences`) that no longer differ from HEAD and that
+ * git lists as neither modified nor untracked, while HEAD is still the commit the index reflects.
+ */
+async function revertedToHead(
+  root: string,
+  recorded: NonNullable<WorkTreeChangesOptions['headDifferences']>,
+  changed: ReadonlySet<string>,
+  filter: IgnoreFilter,
+  exclude: ReadonlySet<string> | undefined,
+): Promise<string[]> {
+  const record = await recorded.record();
+  if (record === null || record.paths.length === 0 || record.commit !== recorded.indexedCommit || (await currentCommit(root)) !== record.commit) return [];
+  const now = await headDifferences(root);
+  if (now === null) return [];
+  return record.paths.filter((rel) => !now.has(rel) && !changed.has(rel) && !exclude?.has(rel) && !filter.isPathIgnored(rel, false));
 }
 
 /**
  * Indexed paths git neither tracks nor lists as untracked (`changed` holds what `--others` listed)
  * that are missing from the work tree or are links now: untracked files deleted since they were indexed.
  */
-async function countDeletedUntracked(
+async function deletedUntracked(
   root: string,
   indexed: readonly string[],
   tracked: ReadonlySet<string>,
   changed: ReadonlySet<string>,
   exclude: ReadonlySet<string> | undefined,
-): Promise<number> {
-  let count = 0;
+): Promise<string[]> {
+  const gone: string[] = [];
   for (const rel of indexed) {
     if (tracked.has(rel) || changed.has(rel) || exclude?.has(rel)) continue;
     const info = await lstat(path.join(root, rel)).catch(() => undefined);
-    if (info === undefined || info.isSymbolicLink()) count++;
+    if (info === undefined || info.isSymbolicLink()) gone.push(rel);
   }
-  return count;
+  return gone;
 }

@@ -53,11 +53,11 @@ export interface EnqueueFileJobsOptions {
 export async function enqueueFileJobs({ context, store, queue, paths: given }: EnqueueFileJobsOptions): Promise<{ report: FileJobsReport; scanner: string }> {
   const ignorePattern = dataDirIgnorePattern(context);
   const commit = await currentCommit(context.root);
-  const differences = await headDifferences(context.root);
   // A hook's paths after index.redactSecrets changed: the whole tree, as a changed ignore file does.
   const scanner = secretScannerOf(context.config.index.redactSecrets);
   const standing = runScope(given) === undefined ? undefined : await scannerWidensPlan(store, scanner);
   const paths = standing === undefined ? given : undefined;
+  const differences = await headDifferences(context.root, runScope(paths));
   const plan = await planFileJobs({
     root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths,
     redactSecrets: context.config.index.redactSecrets,

@@ -23,15 +23,20 @@ export interface HeadDifferencesRecord {
   paths: string[];
 }
 
+/** Most scope entries passed to git as pathspecs; a larger scope is diffed as the whole tree. */
+const MAX_PATHSPECS = 1000;
+
 /**
  * Tracked paths whose work-tree state differs from HEAD (`git diff --name-only HEAD`: unstaged and
- * staged edits, deletions), or null outside a git work tree, before the first commit, or when git
- * cannot run.
+ * staged edits, deletions), under `scope` when given (repo-relative files or directories, read
+ * literally: a run limited to the files just saved stats only those), or null outside a git work tree,
+ * before the first commit, or when git cannot run.
  */
-export async function headDifferences(root: string): Promise<Set<string> | null> {
+export async function headDifferences(root: string, scope?: readonly string[]): Promise<Set<string> | null> {
   if (!existsSync(path.join(root, '.git'))) return null;
+  const pathspecs = scope && scope.length <= MAX_PATHSPECS ? scope : [];
   try {
-    const out = await simpleGit({ baseDir: root }).raw(['diff', '--name-only', '--no-renames', '-z', 'HEAD', '--']);
+    const out = await simpleGit({ baseDir: root }).raw(['--literal-pathspecs', 'diff', '--name-only', '--no-renames', '-z', 'HEAD', '--', ...pathspecs]);
     return new Set(out.split('\0').filter((rel) => rel !== ''));
   } catch {
     // No commit yet (no HEAD to differ from), or git missing: nothing to record.

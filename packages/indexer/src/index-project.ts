@@ -139,8 +139,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const batchChunks = options.embedBatchChunks ?? 128;
   const started = Date.now();
   const commit = await currentCommit(root);
-  const differences = await headDifferences(root);
   const scope = runScope(options.paths);
+  const differences = await headDifferences(root, scope);
   const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores, scope, filter: options.filter });
   const skipped = [...walk.skipped];
   const manifest = new Map((await store.listFiles()).map((f) => [f.path, f]));

@@ -243,6 +243,25 @@ describe('createChunker: Python', () => {
     expect((chunks[3] as Chunk).header).toBe('app/service.py\nRepository\nclass Cursor:');
   });
 
+  it('keeps the definitions after an unclosed bracket (a line being typed): the error\'s rows are left out of the parse, not the file', () => {
+    const body = (name: string): string => [`def ${name}(records, limit):`, `    """${name.replace(/_/g, ' ')} of the records."""`, ...Array.from({ length: 14 }, (_, i) => `    total_${i} = sum(r.value_${i} for r in records if r.limit > limit)`), '    return total_0'].join('\n');
+    const file = [body('first_total'), '', 'print((first_total([], 1),', '', '', body('second_total'), '', '', '@register', `class LaterReport:`, '    def render(self):', '        return second_total([], 2)', ''].join('\n');
+    const analysis = chunker.analyse('app/report.py', file);
+    const definitions = analysis.symbols.filter((symbol) => symbol.role === 'definition').map((symbol) => `${symbol.name} ${symbol.startLine}-${symbol.endLine}`);
+    expect(definitions).toEqual(['first_total 1-17', 'second_total 22-38', 'LaterReport 41-44', 'render 43-44']);
+    // The same chunks as once the line is finished; the unclosed line (19) is still in one (every non-blank line is).
+    const fixed = chunker.analyse('app/report.py', file.replace('print((first_total([], 1),', 'print((first_total([], 1)))'));
+    expect(rows(analysis.chunks)).toEqual(rows(fixed.chunks));
+    expect(rows(analysis.chunks)).toEqual([
+      [1, 9, 'function', 'first_total', ''],
+      [10, 19, 'function', 'first_total', ''],
+      [22, 30, 'function', 'second_total', ''],
+      [31, 38, 'function', 'second_total', ''],
+      [41, 44, 'class', 'LaterReport', ''],
+    ]);
+    expect(analysis.chunks[1]?.content.split('\n').at(-1)).toBe('print((first_total([], 1),');
+  });
+
   it('keeps a split function\'s signature with the first window of its long docstring', () => {
     const doc = [
       'Convenience function that returns a logger according to configuration.',

@@ -22,6 +22,7 @@ import { readNotebook } from './read-notebook.js';
 import type { Piece } from './piece.js';
 import { createPlanContext, type PlanContext } from './plan-context.js';
 import { rstPieces } from './rst-pieces.js';
+import { swallowingRows } from './swallowing-rows.js';
 import { syntaxPieces } from './syntax-pieces.js';
 import { toChunk } from './to-chunk.js';
 import { CHUNKER_VERSION } from './version.js';
@@ -31,6 +32,8 @@ import { BERT_SPECIAL_TOKENS } from './wordpiece.js';
 
 /** Default `maxTokens`: all-MiniLM-L6-v2's max_seq_length. */
 export const DEFAULT_MAX_TOKENS = 256;
+/** Rounds of `resyncedView`: errors left out one after another before the parser's own recovery takes the rest. */
+const MAX_RESYNC_ROUNDS = 3;
 /** Default `parseTimeoutMs`. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 1500;
 
@@ -130,11 +133,38 @@ export async function createChunker({
    * neither parse time nor the syntax chunks and symbols of the file's other lines; `carveRows` then
    * gives each long row a chunk of its own. `ctx` and `text` themselves when there are none.
    */
-  const parsedView = (ctx: PlanContext, text: string): { ctx: PlanContext; text: string; long: number[] } => {
-    const long = longRows(ctx.lines.lines);
+  const parsedView = (ctx: PlanContext, text: string, extra: readonly number[] = []): { ctx: PlanContext; text: string; long: number[] } => {
+    const long = extra.length === 0 ? longRows(ctx.lines.lines) : [...new Set([...longRows(ctx.lines.lines), ...extra])].sort((a, b) => a - b);
     if (long.length === 0) return { ctx, text, long };
     const blanked = blankRows(ctx.lines.lines, long).join('\n');
     return { ctx: createPlanContext(ctx.path, createLineIndex(blanked, countTokens), ctx.maxTokens, countTokens), text: blanked, long };
+  };
+
+  /**
+   * `parsedView` with, for a grammar with `resync` rows, the rows of syntax errors that swallow the
+   * definitions after them left out too (`swallowingRows`; a few rounds, as one fix can reveal the next
+   * error). The view as it was when the file parses cleanly, the parse times out, or nothing swallows.
+   */
+  const resyncedView = (spec: LanguageSpec, ctx: PlanContext, text: string): ReturnType<typeof parsedView> => {
+    let view = parsedView(ctx, text);
+    const parser = parsers.get(spec.id);
+    const resync = spec.syntax?.resync;
+    if (!parser || !resync) return view;
+    const extra: number[] = [];
+    for (let round = 0; round < MAX_RESYNC_ROUNDS; round++) {
+      const tree = parseWithBudget(parser, view.text, parseTimeoutMs);
+      if (tree === null) return view;
+      let rows: number[];
+      try {
+        rows = swallowingRows(tree, view.ctx.lines.lines, resync, new Set(view.long));
+      } finally {
+        tree.delete();
+      }
+      if (rows.length === 0) break;
+      extra.push(...rows);
+      view = parsedView(ctx, text, extra);
+    }
+    return view;
   };
 
   const plan = (spec: LanguageSpec, ctx: PlanContext, text: string): Plan => {
@@ -170,7 +200,7 @@ export async function createChunker({
       }
       case 'syntax': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
-        const parsed = parsedView(ctx, text);
+        const parsed = resyncedView(spec, ctx, text);
         const planned = syntaxPlan(spec, parsed.ctx, parsed.text);
         if (typeof planned === 'string') return windowsBecause(ctx, planned);
         const normalised = normalisePieces(planned.pieces, parsed.ctx.lines);

@@ -13,5 +13,8 @@
  * cell's error no longer hides the definitions of the cells after it. Other files' chunks are unchanged.
  * tsc-18: a test title over 120 characters is cut after its last whole word and ends with `…` (`testTitleName`),
  * no longer mid-word; nested tests' `enclosing` is joined with ` > `.
+ * tsc-19: in Python, a syntax error that runs past a later `def`/`class`/decorator at column 0 (an unclosed
+ * bracket) has its rows before that row left out of the parse and carved into chunks like long rows, so the
+ * definitions after it keep their chunks and symbols; files that parse cleanly are unchanged.
  */
-export const CHUNKER_VERSION = 'tsc-18';
+export const CHUNKER_VERSION = 'tsc-19';

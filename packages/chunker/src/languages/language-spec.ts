@@ -161,6 +161,13 @@ export interface SyntaxSpec {
   bindings?: BindingSpec;
   /** Callback calls that are titled tests (JavaScript family); absent: every callback call stays module code. */
   tests?: TestCallSpec;
+  /**
+   * Rows where a top-level statement surely starts (Python: `def`, `class`, `async def` or a decorator at
+   * column 0). A syntax error whose node runs past such a row (an unclosed bracket swallowing the
+   * definitions after it) has its rows before that row left out of the parse (see `swallowingRows`).
+   * Absent: errors are left to the parser's own recovery.
+   */
+  resync?: RegExp;
 }
 
 /** One language of the registry: pure data. */

@@ -9,6 +9,7 @@ export const PYTHON: LanguageSpec = {
   strategy: 'syntax',
   syntax: syntaxSpec({
     grammar: 'tree-sitter-python.wasm',
+    resync: /^(?:async\s+def|def|class)\s|^@[A-Za-z_]/,
     definitions: {
       decorated_definition: { shape: 'wrapper', fields: ['definition'] },
       function_definition: { shape: 'named', kind: 'function', body: 'statements' },

@@ -32,7 +32,7 @@ import { BERT_SPECIAL_TOKENS } from './wordpiece.js';
 
 /** Default `maxTokens`: all-MiniLM-L6-v2's max_seq_length. */
 export const DEFAULT_MAX_TOKENS = 256;
-/** Rounds of `resyncedView`: errors left out one after another before the parser's own recovery takes the rest. */
+/** Parses of a file after its first whose swallowing errors are left out, one after another, before the parser's own recovery takes the rest. */
 const MAX_RESYNC_ROUNDS = 3;
 /** Default `parseTimeoutMs`. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 1500;
@@ -100,7 +100,12 @@ export async function createChunker({
   const windowsBecause = (ctx: PlanContext, fallback: FallbackReason): Plan => ({ pieces: allWindows(ctx), fallback });
 
   /** Syntax pieces and symbols of `text` in language `spec`, or the reason there are none. */
-  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): Required<Omit<Plan, 'chunks'>> | FallbackReason => {
+  /**
+   * Syntax pieces and symbols of `text` in language `spec`, or the reason there are none; with the rows
+   * of syntax errors that swallow later definitions (`swallowingRows`, for a grammar with `resync` rows
+   * whose tree has an error; else []), for the caller to leave out of another parse.
+   */
+  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): (Required<Omit<Plan, 'chunks'>> & { swallowed: number[] }) | FallbackReason => {
     const parser = parsers.get(spec.id);
     if (!spec.syntax) return 'no-grammar';
     if (!parser) return 'grammar-unavailable';
@@ -108,7 +113,8 @@ export async function createChunker({
     if (tree === null) return 'parse-timeout';
     try {
       const pieces = syntaxPieces(ctx, spec.syntax, tree.rootNode);
-      return { pieces, fallback: null, symbols: extractSymbols(tree, spec.syntax, queries.get(spec.id) ?? null) };
+      const swallowed = spec.syntax.resync ? swallowingRows(tree, ctx.lines.lines, spec.syntax.resync) : [];
+      return { pieces, fallback: null, symbols: extractSymbols(tree, spec.syntax, queries.get(spec.id) ?? null), swallowed };
     } finally {
       tree.delete();
     }
@@ -138,33 +144,6 @@ export async function createChunker({
     if (long.length === 0) return { ctx, text, long };
     const blanked = blankRows(ctx.lines.lines, long).join('\n');
     return { ctx: createPlanContext(ctx.path, createLineIndex(blanked, countTokens), ctx.maxTokens, countTokens), text: blanked, long };
-  };
-
-  /**
-   * `parsedView` with, for a grammar with `resync` rows, the rows of syntax errors that swallow the
-   * definitions after them left out too (`swallowingRows`; a few rounds, as one fix can reveal the next
-   * error). The view as it was when the file parses cleanly, the parse times out, or nothing swallows.
-   */
-  const resyncedView = (spec: LanguageSpec, ctx: PlanContext, text: string): ReturnType<typeof parsedView> => {
-    let view = parsedView(ctx, text);
-    const parser = parsers.get(spec.id);
-    const resync = spec.syntax?.resync;
-    if (!parser || !resync) return view;
-    const extra: number[] = [];
-    for (let round = 0; round < MAX_RESYNC_ROUNDS; round++) {
-      const tree = parseWithBudget(parser, view.text, parseTimeoutMs);
-      if (tree === null) return view;
-      let rows: number[];
-      try {
-        rows = swallowingRows(tree, view.ctx.lines.lines, resync, new Set(view.long));
-      } finally {
-        tree.delete();
-      }
-      if (rows.length === 0) break;
-      extra.push(...rows);
-      view = parsedView(ctx, text, extra);
-    }
-    return view;
   };
 
   const plan = (spec: LanguageSpec, ctx: PlanContext, text: string): Plan => {
@@ -200,13 +179,24 @@ export async function createChunker({
       }
       case 'syntax': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
-        const parsed = resyncedView(spec, ctx, text);
-        const planned = syntaxPlan(spec, parsed.ctx, parsed.text);
+        let parsed = parsedView(ctx, text);
+        let planned = syntaxPlan(spec, parsed.ctx, parsed.text);
+        // A syntax error that swallows the definitions after it (Python's unclosed bracket): its rows are left
+        // out of another parse, as long rows are, a few rounds (one fix can reveal the next error).
+        const extra: number[] = [];
+        for (let round = 0; round < MAX_RESYNC_ROUNDS && typeof planned !== 'string' && planned.swallowed.length > 0; round++) {
+          extra.push(...planned.swallowed);
+          const view = parsedView(ctx, text, extra);
+          const again = syntaxPlan(spec, view.ctx, view.text);
+          if (typeof again === 'string') break;
+          parsed = view;
+          planned = again;
+        }
         if (typeof planned === 'string') return windowsBecause(ctx, planned);
         const normalised = normalisePieces(planned.pieces, parsed.ctx.lines);
         const pieces = parsed.long.length === 0 ? normalised : normalisePieces(carveRows(normalised, parsed.long), ctx.lines);
         // Fragments under a quarter of the budget (the planner's own measure of a small piece) join a neighbour.
-        return { ...planned, pieces: mergeFragments(ctx, pieces, Math.floor(ctx.maxTokens / 4)) };
+        return { fallback: planned.fallback, symbols: planned.symbols, pieces: mergeFragments(ctx, pieces, Math.floor(ctx.maxTokens / 4)) };
       }
     }
   };

@@ -9,9 +9,9 @@ const MAX_ERRORS = 50;
  * error's first row to the row before that one. An unclosed bracket in Python (`print((1, 2`) otherwise
  * makes every definition after it part of one error, gone from the chunks and the symbol table until
  * the line is fixed; with these rows left out of the parse (blanked), the rest parses as written.
- * Rows already in `blank` are not listed again. [] when the tree has no error.
+ * Blank rows (among them rows already left out) are not listed. [] when the tree has no error.
  */
-export function swallowingRows(tree: Tree, rows: readonly string[], resync: RegExp, blank: ReadonlySet<number> = new Set()): number[] {
+export function swallowingRows(tree: Tree, rows: readonly string[], resync: RegExp): number[] {
   if (!tree.rootNode.hasError) return [];
   const out = new Set<number>();
   for (const error of errorNodes(tree.rootNode)) {
@@ -20,7 +20,7 @@ export function swallowingRows(tree: Tree, rows: readonly string[], resync: RegE
     let restart = -1;
     for (let row = first + 1; row <= last && restart < 0; row++) if (resync.test(rows[row] ?? '')) restart = row;
     if (restart < 0) continue;
-    for (let row = first; row < restart; row++) if (!blank.has(row) && (rows[row] ?? '').trim() !== '') out.add(row);
+    for (let row = first; row < restart; row++) if ((rows[row] ?? '').trim() !== '') out.add(row);
   }
   return [...out].sort((a, b) => a - b);
 }

@@ -74,9 +74,10 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     const queued = await backlog.read(!watching);
     // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked
     // and edited files that nothing queued (a queued file job is counted by the queue).
-    const unqueued = watching ? 0 : await countWorkTreePending(context, store, queued?.queuedPaths);
+    const headCommit = await currentCommit(context.root);
+    const unqueued = watching ? 0 : await countWorkTreePending(context, store, headCommit, queued?.queuedPaths);
     return readIndexFreshness(store, {
-      headCommit: await currentCommit(context.root),
+      headCommit,
       pendingChanges: w ? w.pendingChanges() : pathQueueLength(context.dataDir),
       unqueuedChanges: unqueued,
       indexing: w ? w.indexing() : indexLockHolder(context.dataDir) !== null,

@@ -70,10 +70,11 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
   const readFreshness = async (): Promise<IndexFreshness> => {
     await follow();
     const queued = await backlog.read(true);
+    const headCommit = await currentCommit(context.root);
     return readIndexFreshness(store, {
-      headCommit: await currentCommit(context.root),
+      headCommit,
       pendingChanges: pathQueueLength(context.dataDir),
-      unqueuedChanges: await countWorkTreePending(context, store, queued?.queuedPaths),
+      unqueuedChanges: await countWorkTreePending(context, store, headCommit, queued?.queuedPaths),
       indexing: indexLockHolder(context.dataDir) !== null,
       queue: queued?.backlog,
     });

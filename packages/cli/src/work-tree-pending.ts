@@ -6,20 +6,23 @@ import { dataDirIgnorePattern, type ProjectContext } from './project-context.js'
  * Untracked, uncommitted-edited or deleted (tracked or not), or put back to HEAD's version, non-ignored files of the project changed since the store's last index run
  * (`countWorkTreeChanges` with the project's ignore rules, the data directory included), for the
  * freshness of commands that have no file watcher. Paths in `queued` (file jobs waiting in the team
- * stack's queue) are left out: they are queued, not pending unnoticed.
+ * stack's queue) are left out: they are queued, not pending unnoticed. `headCommit` is HEAD now
+ * (`currentCommit`), which the caller reads for the freshness it reports. The index's manifest is read
+ * once and answers every question about the files it holds.
  */
-export async function countWorkTreePending(context: ProjectContext, store: ChunkStore, queued?: ReadonlySet<string>): Promise<number> {
+export async function countWorkTreePending(context: ProjectContext, store: ChunkStore, headCommit: string | null, queued?: ReadonlySet<string>): Promise<number> {
   const at = Number((await store.getMeta('indexedAt')) ?? NaN);
   const pattern = dataDirIgnorePattern(context);
   const filter = createIgnoreFilter({ root: context.root, extraIgnores: pattern ? [pattern] : [] });
+  const manifest = new Map((await store.listFiles()).map((file) => [file.path, file]));
   return countWorkTreeChanges({
     root: context.root,
     sinceMs: Number.isFinite(at) && at > 0 ? at : null,
     filter,
-    isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
-    indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
-    indexedPaths: async () => (await store.listFiles()).map((file) => file.path),
-    headDifferences: { indexedCommit: (await store.getMeta('indexedCommit')) || null, record: () => readHeadDifferences(store) },
+    isIndexed: async (rel) => manifest.has(rel),
+    indexedAtOf: async (rel) => manifest.get(rel)?.indexedAt,
+    indexedPaths: async () => [...manifest.keys()],
+    headDifferences: { indexedCommit: (await store.getMeta('indexedCommit')) || null, headCommit, record: () => readHeadDifferences(store) },
     exclude: queued,
   });
 }

@@ -104,7 +104,7 @@ describe('countWorkTreeChanges', () => {
     const record = { commit: head, paths: ['a.js', 'b.js', 'c.js'] };
     const filter = createIgnoreFilter({ root });
     const indexed = ['a.js', 'c.js'];
-    const options = { root, sinceMs: indexedAt, filter, isIndexed: async (rel: string) => indexed.includes(rel), headDifferences: { indexedCommit: head, record: async () => record } };
+    const options = { root, sinceMs: indexedAt, filter, isIndexed: async (rel: string) => indexed.includes(rel), headDifferences: { indexedCommit: head, headCommit: head, record: async () => record } };
     expect(await countWorkTreeChanges(options)).toBe(0);
     // `git checkout HEAD -- .` puts all three back (as `git stash` or `git reset --hard` would): git lists none of them.
     git(root, 'checkout', 'HEAD', '--', '.');
@@ -112,11 +112,13 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges(options)).toBe(3);
     expect(await countWorkTreeChanges({ ...options, exclude: new Set(['a.js']) })).toBe(2);
     // Another commit than the index's, or than the record's: HEAD's versions are no guide.
-    expect(await countWorkTreeChanges({ ...options, headDifferences: { indexedCommit: 'f'.repeat(40), record: async () => record } })).toBe(0);
+    expect(await countWorkTreeChanges({ ...options, headDifferences: { indexedCommit: 'f'.repeat(40), headCommit: head, record: async () => record } })).toBe(0);
     write(root, 'd.js', indexedAt - 5000, 'export const d = 1;\n');
     git(root, 'add', 'd.js');
     git(root, 'commit', '-q', '-m', 'two');
-    expect(await countWorkTreeChanges(options)).toBe(0);
+    const moved = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    expect(moved).not.toBe(head);
+    expect(await countWorkTreeChanges({ ...options, headDifferences: { ...options.headDifferences, headCommit: moved } })).toBe(0);
   });
 
   it('judges links as the walk does: never followed (a loop fails nothing), pending only while the index holds one', async () => {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import { currentCommit } from './current-commit.js';
 import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 
@@ -37,13 +36,14 @@ export interface WorkTreeChangesOptions {
    */
   indexedPaths?: () => Promise<readonly string[]>;
   /**
-   * The commit the index reflects (`indexedCommit`) and the record of tracked paths that differed from
+   * The commit the index reflects (`indexedCommit`), HEAD now (`headCommit`, as `currentCommit` reads it;
+   * the caller has it for the freshness it reports) and the record of tracked paths that differed from
    * HEAD when the index read them (`readHeadDifferences`). Given, and HEAD still the commit of both, such
    * a path that matches HEAD again counts: put back by `git checkout -- <file>`, `git stash` or `git reset
    * --hard`, it is listed by git nowhere, while the index holds the edited text (or lacks the file).
    * Costs one `git diff HEAD` when any path is recorded.
    */
-  headDifferences?: { indexedCommit: string | null; record: () => Promise<HeadDifferencesRecord | null> };
+  headDifferences?: { indexedCommit: string | null; headCommit: string | null; record: () => Promise<HeadDifferencesRecord | null> };
   /** Repo-relative paths already queued for indexing (the file jobs of the team stack's queue): never counted. */
   exclude?: ReadonlySet<string>;
 }
@@ -111,7 +111,7 @@ async function revertedToHead(
   exclude: ReadonlySet<string> | undefined,
 ): Promise<string[]> {
   const record = await recorded.record();
-  if (record === null || record.paths.length === 0 || record.commit !== recorded.indexedCommit || (await currentCommit(root)) !== record.commit) return [];
+  if (record === null || record.paths.length === 0 || record.commit !== recorded.indexedCommit || recorded.headCommit !== record.commit) return [];
   const now = await headDifferences(root);
   if (now === null) return [];
   return record.paths.filter((rel) => !now.has(rel) && !changed.has(rel) && !exclude?.has(rel) && !filter.isPathIgnored(rel, false));

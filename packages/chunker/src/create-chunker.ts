@@ -99,7 +99,6 @@ export async function createChunker({
   const allWindows = (ctx: PlanContext): Piece[] => windowPieces(ctx, 0, ctx.lines.lines.length - 1);
   const windowsBecause = (ctx: PlanContext, fallback: FallbackReason): Plan => ({ pieces: allWindows(ctx), fallback });
 
-  /** Syntax pieces and symbols of `text` in language `spec`, or the reason there are none. */
   /**
    * Syntax pieces and symbols of `text` in language `spec`, or the reason there are none; with the rows
    * of syntax errors that swallow later definitions (`swallowingRows`, for a grammar with `resync` rows

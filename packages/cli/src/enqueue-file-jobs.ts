@@ -57,14 +57,15 @@ export async function enqueueFileJobs({ context, store, queue, paths: given }: E
   const scanner = secretScannerOf(context.config.index.redactSecrets);
   const standing = runScope(given) === undefined ? undefined : await scannerWidensPlan(store, scanner);
   const paths = standing === undefined ? given : undefined;
-  const differences = await headDifferences(context.root, runScope(paths));
+  const scope = runScope(paths);
+  const differences = await headDifferences(context.root, scope);
   const plan = await planFileJobs({
     root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths,
     redactSecrets: context.config.index.redactSecrets,
   });
   // A whole-tree plan sets the scanner every worker must use before its jobs exist: a worker with
   // another index.redactSecrets fails them instead of leaving files scanned the old way.
-  const wholeTree = runScope(paths) === undefined;
+  const wholeTree = scope === undefined;
   if (wholeTree) await requireScanner(store, plan.scanner);
   const report: FileJobsReport = {
     queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths),
@@ -74,7 +75,7 @@ export async function enqueueFileJobs({ context, store, queue, paths: given }: E
   // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
   await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
   // Which tracked files the jobs bring to a state other than HEAD's (freshness notices them put back).
-  await recordHeadDifferences(store, commit, differences, runScope(paths));
+  await recordHeadDifferences(store, commit, differences, scope);
   await recordDrainedQueue(queue, store, plan.scanner);
   return { report, scanner: plan.scanner };
 }

@@ -14,8 +14,8 @@ export interface Ablation {
 }
 
 /** The product's ranking steps (DEFAULT_RANKING): file evidence is off, see eval/RESULTS.md. */
-const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true };
-const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false, testPrior: false };
+const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true };
+const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false, testPrior: false, sideFilePrior: false };
 
 /** The product configuration: syntax-tree chunks, hybrid retrieval, every ranking step, pool 50. */
 export const MAIN_ABLATION = 'hybrid';
@@ -36,6 +36,7 @@ export const ABLATIONS: Ablation[] = [
   { id: 'dense-pathless', label: 'syntax, no path in the embedded header, dense only', chunking: 'syntax-pathless', mode: 'dense', ranking: OFF, candidatePool: 50 },
   { id: 'package-hybrid', label: 'whole published package (tests, type declarations, examples...), syntax, hybrid, all priors', chunking: 'package', mode: 'hybrid', ranking: ON, candidatePool: 50 },
   { id: 'package-hybrid-no-test-prior', label: 'whole package, syntax, hybrid, all priors but the test-file prior', chunking: 'package', mode: 'hybrid', ranking: { ...ON, testPrior: false }, candidatePool: 50 },
+  { id: 'package-hybrid-no-side-prior', label: 'whole package, syntax, hybrid, all priors but the side-file prior (benchmarks, release notes)', chunking: 'package', mode: 'hybrid', ranking: { ...ON, sideFilePrior: false }, candidatePool: 50 },
   { id: 'windows-hybrid', label: 'line windows, hybrid, all priors', chunking: 'windows', mode: 'hybrid', ranking: ON, candidatePool: 50 },
   { id: 'windows-hybrid-no-priors', label: 'line windows, hybrid, plain RRF', chunking: 'windows', mode: 'hybrid', ranking: OFF, candidatePool: 50 },
   { id: 'hybrid-pool10', label: 'syntax, hybrid, all priors, pool 10', chunking: 'syntax', mode: 'hybrid', ranking: ON, candidatePool: 10 },

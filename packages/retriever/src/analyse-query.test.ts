@@ -32,7 +32,7 @@ describe('analyseQuery', () => {
   });
 
   it('has no identifiers, files or cues in plain prose', () => {
-    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], candidateNames: [], capitalisedOnly: [], fileRefs: [], intent: 'neutral', asksForTests: false });
+    expect(analyseQuery('drop resolved addresses whose time to live has expired')).toEqual({ identifiers: [], candidateNames: [], capitalisedOnly: [], fileRefs: [], intent: 'neutral', asksForTests: false, asksForBenchmarks: false, asksForReleaseNotes: false });
   });
 
   it('offers words that may be names for the symbol table to confirm: a one-word query, backticked words, capitalised words after the first', () => {
@@ -66,5 +66,16 @@ describe('analyseQuery', () => {
       asks('latest contest attestation'),
       asks('retry-handler.js backoff'),
     ]).toEqual([true, true, true, true, false, false, false]);
+  });
+
+  it('tells a question about benchmarks or about releases by its cue words, a version number or a named file', () => {
+    const benchmarks = ['benchmark the child logger', 'how fast is it: perf of serialisation', 'what does benchmarks/basic.bench.js measure', 'redact paths on a child logger'];
+    expect(benchmarks.map((q) => analyseQuery(q).asksForBenchmarks)).toEqual([true, true, true, false]);
+    const releases = [
+      'what changed in the retry handler', 'when was maxRedirections removed in v7', 'deprecated options of the pool', 'breaking changes of 5.0',
+      'migrate from request', 'CHANGELOG.md entry for the fix', 'release notes', 'which http version does the client speak',
+      'retry the request twice', 'change the log level at run time', 'news feed of records',
+    ];
+    expect(releases.map((q) => analyseQuery(q).asksForReleaseNotes)).toEqual([true, true, true, true, true, true, true, true, false, false, false]);
   });
 });

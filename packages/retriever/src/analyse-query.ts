@@ -1,3 +1,4 @@
+import { sideFileKind } from './side-files.js';
 import { isTestPath } from './test-paths.js';
 
 /**
@@ -32,6 +33,19 @@ export interface QueryAnalysis {
    * ({@link isTestPath}). When true, the test-file prior does not apply.
    */
   asksForTests: boolean;
+  /**
+   * Whether the query asks about benchmarks or performance: a cue word (`bench`, `benchmark`,
+   * `benchmarks`, `benchmarking`, `performance`, `perf`) or a named benchmark file ({@link sideFileKind}).
+   * When true, the side-file prior leaves benchmark files as they are.
+   */
+  asksForBenchmarks: boolean;
+  /**
+   * Whether the query asks about releases or changes between versions: a cue word (`changelog`,
+   * `release notes`, `release`, `released`, `changed`, `version`, `deprecated`, `breaking`, `added in`,
+   * `removed in`, `upgrade`, `migrate`, ...), a version number (`2.0`, `v5.1.3`) or a named release-notes
+   * file. When true, the side-file prior leaves release notes as they are.
+   */
+  asksForReleaseNotes: boolean;
 }
 
 // A token that can only be code: camelCase or PascalCase with an inner capital (`parseHeaders`,
@@ -45,6 +59,9 @@ const FILE_REF = /(?:^|[\s`'"(])((?:\.{0,2}\/)?(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.(?
 // Code: the user wants the implementation. Both lists are short on purpose (precision over recall).
 const DOCS_CUES = /\b(how (?:do|can|should) (?:i|we|you)|how to|docs?|documentation|readme|guide|tutorial|examples?|usage|install(?:ation)?|set ?up|best practices?|migrat(?:e|ing|ion)|upgrad(?:e|ing))\b/i;
 const TEST_CUES = /\b(tests?|testing|tested|specs?|mocks?|mocking|mocked|stubs?|stubbing|fixtures?|asserts?|assertions?|e2e|coverage)\b/i;
+const BENCHMARK_CUES = /\b(bench(?:mark)?(?:s|ing|ed)?|perf|performance)\b/i;
+const RELEASE_CUES =
+  /\b(change ?logs?|release notes?|releases?|released|changed|changes (?:in|since|between)|versions?|deprecat\w*|breaking|added in|removed in|introduced in|upgrad\w*|migrat\w*|v?\d+\.\d+(?:\.\d+)?)\b/i;
 const CODE_CUES = /\b(implementation|implemented|implements?|source code|code (?:that|which|for)|where (?:is|are|does|do)|which (?:function|method|class)|function|method|internals?|algorithm)\b/i;
 
 function isIdentifier(token: string): boolean {
@@ -127,5 +144,7 @@ export function analyseQuery(query: string): QueryAnalysis {
   if (DOCS_CUES.test(query) || docsFile) intent = 'docs';
   else if (CODE_CUES.test(query) || codeFile) intent = 'code';
   const asksForTests = TEST_CUES.test(query) || fileRefs.some(isTestPath);
-  return { identifiers, candidateNames, capitalisedOnly, fileRefs, intent, asksForTests };
+  const asksForBenchmarks = BENCHMARK_CUES.test(query) || fileRefs.some((f) => sideFileKind(f) === 'benchmark');
+  const asksForReleaseNotes = RELEASE_CUES.test(query) || fileRefs.some((f) => sideFileKind(f) === 'release-notes');
+  return { identifiers, candidateNames, capitalisedOnly, fileRefs, intent, asksForTests, asksForBenchmarks, asksForReleaseNotes };
 }

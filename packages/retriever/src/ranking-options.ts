@@ -33,10 +33,15 @@ export interface RankingOptions {
    * tests (`QueryAnalysis.asksForTests`) or the search is scoped to a test folder.
    */
   testPrior: boolean;
+  /**
+   * Benchmark files and release notes (`sideFileKind` in side-files.ts) are down-weighted by {@link TEST_FACTOR} like test files,
+   * each unless the query asks about it (`QueryAnalysis.asksForBenchmarks`, `asksForReleaseNotes`) or the search is scoped to it.
+   */
+  sideFilePrior: boolean;
 }
 
 /** The product's ranking steps: every step that measurably helps on the eval (file evidence does not). */
-export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true };
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true };
 
 /**
  * Multiplier of a test file's fused score when the query does not ask about tests. A test restates

@@ -108,11 +108,11 @@ describe('createRetriever', () => {
       last = list.map((h) => h.chunk.path);
     });
     // Hybrid, an identifier in the query (exact-symbol list), file evidence off by default, intent on.
-    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent', 'tests']);
+    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent', 'tests', 'side']);
     expect(response.results.map((r) => r.path)).toEqual(last.slice(0, response.results.length));
     const lexicalStages: string[] = [];
     await retriever.search({ query: 'parse headers', mode: 'lexical' }, (stage) => lexicalStages.push(stage));
-    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent', 'tests']);
+    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent', 'tests', 'side']);
     await store.close();
   });
 
@@ -131,6 +131,27 @@ describe('createRetriever', () => {
     // Asking about tests, or searching a test folder, lifts the prior.
     expect(await paths('test that the backoff delay doubles')).toEqual(['test/backoff.test.ts', 'src/backoff.ts']);
     expect(await paths('backoff delay doubles', { pathPrefix: 'test/' })).toEqual(['test/backoff.test.ts']);
+    await store.close();
+  });
+
+  it('ranks the implementation above a benchmark or a release note that matches slightly better, unless the query asks about them', async () => {
+    const store = await storeWith([
+      chunk('benchmarks/backoff.bench.ts', 'bench(the delay doubles, () => backoffDelay(2))'),
+      { ...chunk('CHANGELOG.md', 'Backoff: the backoff delay doubles again'), language: 'markdown' },
+      chunk('src/backoff.ts', 'function backoffDelay(attempt) { return 100 * 2 ** attempt } // the delay doubles at each attempt, up to the cap of the retry policy'),
+    ]);
+    const paths = async (query: string, options: { sideFilePrior?: boolean; pathPrefix?: string } = {}) => {
+      const ranking = { ...DEFAULT_RANKING, queryIntent: false, sideFilePrior: options.sideFilePrior ?? true };
+      const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS, ranking });
+      return (await retriever.search({ query, mode: 'lexical', pathPrefix: options.pathPrefix })).results.map((r) => r.path);
+    };
+    // BM25 alone puts the benchmark and the release note first (shorter chunks with the same terms).
+    expect(await paths('backoff delay doubles', { sideFilePrior: false })).toEqual(['benchmarks/backoff.bench.ts', 'CHANGELOG.md', 'src/backoff.ts']);
+    expect(await paths('backoff delay doubles')).toEqual(['src/backoff.ts', 'benchmarks/backoff.bench.ts', 'CHANGELOG.md']);
+    // Asking about benchmarks or about changes lifts the prior for that kind only; so does a search scoped to it.
+    expect(await paths('benchmark of the backoff delay doubles')).toEqual(['benchmarks/backoff.bench.ts', 'src/backoff.ts', 'CHANGELOG.md']);
+    expect(await paths('what changed: backoff delay doubles')).toEqual(['CHANGELOG.md', 'src/backoff.ts', 'benchmarks/backoff.bench.ts']);
+    expect(await paths('backoff delay doubles', { pathPrefix: 'benchmarks' })).toEqual(['benchmarks/backoff.bench.ts']);
     await store.close();
   });
 

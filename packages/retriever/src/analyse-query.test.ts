@@ -22,6 +22,8 @@ describe('analyseQuery', () => {
     expect(analyseQuery('how do I enable debug logs').intent).toBe('docs');
     expect(analyseQuery('migrating to v8').intent).toBe('docs');
     expect(analyseQuery('see api.md for the options').intent).toBe('docs');
+    // Release notes are prose: a question about what changed seeks them (a trial's `changelog` ranked its CHANGELOG.md sections 6th under the neutral lean).
+    expect(['changelog', 'what changed in 2.0', "what's changed since the last release", 'release notes of 5.1', 'change the log level'].map((q) => analyseQuery(q).intent)).toEqual(['docs', 'docs', 'docs', 'docs', 'neutral']);
     expect(analyseQuery('where is the redirect limit enforced').intent).toBe('code');
     expect(analyseQuery('parseHeaders').intent).toBe('named');
     expect(analyseQuery('interceptors.dump maxSize default').intent).toBe('named');

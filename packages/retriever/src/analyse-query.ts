@@ -55,9 +55,11 @@ const WORD = /[#$A-Za-z_][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?/g;
 const INNER_CAPITAL = /[a-z0-9][A-Z]|[A-Z]{2,}[a-z]/;
 const FILE_REF = /(?:^|[\s`'"(])((?:\.{0,2}\/)?(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|cpp|cc|c|h|hpp|swift|scala|lua|sh|md|mdx|rst|json|ya?ml|toml))(?=$|[\s`'",.;:)?!])/g;
 
-// Cue words for intent. Documentation: the user wants to be told how to use or set something up.
+// Cue words for intent. Documentation: the user wants to be told how to use or set something up, or
+// what changed between releases (release notes are prose).
 // Code: the user wants the implementation. Both lists are short on purpose (precision over recall).
-const DOCS_CUES = /\b(how (?:do|can|should) (?:i|we|you)|how to|docs?|documentation|readme|guide|tutorial|examples?|usage|install(?:ation)?|set ?up|best practices?|migrat(?:e|ing|ion)|upgrad(?:e|ing))\b/i;
+const DOCS_CUES =
+  /\b(how (?:do|can|should) (?:i|we|you)|how to|docs?|documentation|readme|guide|tutorial|examples?|usage|install(?:ation)?|set ?up|best practices?|migrat(?:e|ing|ion)|upgrad(?:e|ing)|change ?logs?|release notes?|what(?:'s| has| have)? changed)\b/i;
 const TEST_CUES = /\b(tests?|testing|tested|specs?|mocks?|mocking|mocked|stubs?|stubbing|fixtures?|asserts?|assertions?|e2e|coverage)\b/i;
 const BENCHMARK_CUES = /\b(bench(?:mark)?(?:s|ing|ed)?|perf|performance)\b/i;
 const RELEASE_CUES =

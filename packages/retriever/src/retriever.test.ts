@@ -169,6 +169,24 @@ describe('createRetriever', () => {
     await store.close();
   });
 
+  it('ranks a class above the describe block named after it when the query is the name (a trial found `describe(\'Pool\')` first)', async () => {
+    const cls = { ...chunk('src/pool.ts', 'class Pool { constructor(options) { this.clients = []; this.options = options; this.queue = []; this.closed = false } }'), symbol: 'Pool', kind: 'class' as const };
+    const spec = { ...chunk('test/pool.test.ts', "describe('Pool', () => { it('Pool', () => new Pool()) })"), symbol: 'Pool', kind: 'test' as const };
+    const store = await storeWith([]);
+    await store.writeFile({ path: cls.path, contentHash: cls.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [cls], await fake.embed([cls.content]), [
+      { name: 'Pool', kind: 'class', role: 'definition', startLine: 1, endLine: 1, enclosing: null },
+    ]);
+    await store.writeFile({ path: spec.path, contentHash: spec.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [spec], await fake.embed([spec.content]), [
+      { name: 'Pool', kind: 'test', role: 'definition', startLine: 1, endLine: 1, enclosing: null },
+    ]);
+    const paths = async (testPrior: boolean) =>
+      (await createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS, ranking: { ...DEFAULT_RANKING, testPrior } }).search({ query: 'Pool', mode: 'lexical' })).results.map((r) => r.path);
+    // Without the prior the shorter test chunk, with the name three times, ranks first.
+    expect(await paths(false)).toEqual(['test/pool.test.ts', 'src/pool.ts']);
+    expect(await paths(true)).toEqual(['src/pool.ts', 'test/pool.test.ts']);
+    await store.close();
+  });
+
   it('keeps the definition of a name the query asks for first in a test file (a fixture only tests define), and reads a one-word query as a name the symbol table defines', async () => {
     const fixture = { ...chunk('tests/conftest.ts', 'function freeze(clock) { clock.stop() }'), symbol: 'freeze' };
     const mentions = [1, 2, 3].map((n) => chunk(`src/m${n}.ts`, `function thaw${n}() { /* undo a freeze ${'x '.repeat(n)}*/ }`));

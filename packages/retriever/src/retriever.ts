@@ -209,8 +209,15 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
           .filter((definition) => definition.kind === 'test');
         const kept = [...named, ...titled];
         const lowerTitle = title.toLowerCase();
+        // A title that is also the name of a definition outside tests (`describe('Pool')` over `class Pool`) asks
+        // for that definition: the tests echoing it take the prior.
+        const echoesDefinition = named.some((definition) => definition.name.toLowerCase() === lowerTitle);
         fused = applyTestPrior(fused, (hit) =>
-          titled.length > 0 ? holdsDefinitionStart(hit, kept) : holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === lowerTitle),
+          echoesDefinition
+            ? holdsDefinitionStart(hit, named)
+            : titled.length > 0
+              ? holdsDefinitionStart(hit, kept)
+              : holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === lowerTitle),
         );
         trace?.('tests', fused);
       }

@@ -25,6 +25,15 @@ describe('codeTerms', () => {
     ]);
   });
 
+  it('keeps dotted versions and decimals as numbers joined by _, with each prefix (a trial could not find `2.0.0`)', () => {
+    expect(codeTerms('## 2.0.0')).toEqual(['2_0', '2_0_0']);
+    expect(codeTerms('what changed in 2.0')).toEqual(['what', 'chang', 'in', '2_0']);
+    expect(codeTerms('v10.4.1 and 3.14')).toEqual(['v10', '10', '10_4', '10_4_1', 'and', '14', '3_14']);
+    expect(codeTerms('127.0.0.1')).toEqual(['127', '127_0', '127_0_0', '127_0_0_1']);
+    // Dots between names stay separators.
+    expect(codeTerms('pino.destination foo2.bar')).toEqual(['pino', 'destin', 'foo2', 'foo', 'bar']);
+  });
+
   it('analyses paths and drops terms longer than 64 characters', () => {
     expect(codeTerms('src/http/parseHeaders.ts')).toEqual(['src', 'http', 'parseheaders', 'pars', 'header', 'ts']);
     expect(codeTerms(`${'a'.repeat(65)} ok`)).toEqual(['ok']);

@@ -18,7 +18,11 @@ import { stemmer } from 'stemmer';
  *    word (`parse`) counts once.
  * 3. A kebab word emits each of its words analysed as identifiers, then the joined whole
  *    (`content-type` -> `content type content-type`). So does `a-b` written without spaces; accepted.
- * 4. A number emits itself lowercased, unsplit.
+ * 4. A number emits itself lowercased, unsplit. A dotted version or decimal (`2.0.0`, `v10.4.1`, `3.14`:
+ *    digit runs joined by single dots, optionally after a `v`) emits its numbers, then each prefix of two
+ *    or more of them joined by `_` (`2.0.0` -> `2_0 2_0_0`), so `2.0.0` and `2.0` both find a `## 2.0.0`
+ *    heading though single digits are dropped (rule 5); after a `v` also `v` and the first number (`v10`),
+ *    as the identifier `v10` gives.
  * 5. Everything is lowercased. Terms shorter than {@link MIN_TERM_LENGTH} characters (single letters
  *    and digits: loop variables, `v` of `v2`) and longer than {@link MAX_TERM_LENGTH} (base64 blobs,
  *    hashes) are dropped.
@@ -40,7 +44,9 @@ export function codeTerms(text: string): string[] {
   token.lastIndex = 0;
   for (let match = token.exec(source); match !== null; match = token.exec(source)) {
     const [word] = match;
-    if (DIGIT_START.test(word)) {
+    if (word.includes('.')) {
+      versionTerms(word, out);
+    } else if (DIGIT_START.test(word)) {
       pushTerm(word.toLowerCase(), out);
     } else if (word.includes('-')) {
       for (const part of word.split('-')) out.push(...identifierTerms(part, memo));
@@ -58,9 +64,9 @@ export function codeTerms(text: string): string[] {
  * {@link codeTerms} or the text it is given (`lexicalBody`, comments counted twice) changes, even for
  * one language only: rows written before keep their old body until their file changes, so chunks of one
  * language would rank by two rules at once. `+jupyter`: the code cells of notebooks count their comments
- * twice too (`commentText`).
+ * twice too (`commentText`). `code-terms-3`: dotted versions and decimals (rule 4).
  */
-export const TERM_ANALYZER = 'code-terms-2+porter+comments+jupyter';
+export const TERM_ANALYZER = 'code-terms-3+porter+comments+jupyter';
 
 /** Shortest term kept, in characters. */
 export const MIN_TERM_LENGTH = 2;
@@ -68,11 +74,11 @@ export const MIN_TERM_LENGTH = 2;
 /** Longest term kept, in characters. */
 export const MAX_TERM_LENGTH = 64;
 
-/** Kebab word | identifier | number (rule 1). The kind is told apart by the first char and `-`. */
-const TOKEN = /\p{L}[\p{L}\p{M}\p{N}]*(?:-\p{L}[\p{L}\p{M}\p{N}]*)+|[\p{L}_$][\p{L}\p{M}\p{N}_$]*|\p{N}[\p{L}\p{M}\p{N}_]*/gu;
+/** Version | kebab word | identifier | number (rules 1 and 4). The kind is told apart by `.`, the first char and `-`. */
+const TOKEN = /[vV]?\p{Nd}+(?:\.\p{Nd}+)+(?![\p{L}\p{N}_$])|\p{L}[\p{L}\p{M}\p{N}]*(?:-\p{L}[\p{L}\p{M}\p{N}]*)+|[\p{L}_$][\p{L}\p{M}\p{N}_$]*|\p{N}[\p{L}\p{M}\p{N}_]*/gu;
 
 /** {@link TOKEN} for ASCII-only text, about twice as fast; gives the same tokens on such text. */
-const ASCII_TOKEN = /[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+|[A-Za-z_$][A-Za-z0-9_$]*|[0-9][A-Za-z0-9_]*/g;
+const ASCII_TOKEN = /[vV]?[0-9]+(?:\.[0-9]+)+(?![A-Za-z0-9_$])|[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+|[A-Za-z_$][A-Za-z0-9_$]*|[0-9][A-Za-z0-9_]*/g;
 
 /** Any character beyond U+007F (the ASCII fast path does not apply). */
 const NON_ASCII = /\P{ASCII}/u;
@@ -106,6 +112,14 @@ function identifierTerms(identifier: string, memo: Map<string, readonly string[]
 
 /** An identifier that is its own single part (`parse`, `Parse`, `HTTP`): no splitting needed. */
 const PLAIN_WORD = /^(?:[A-Z]?[a-z]+|[A-Z]+)$/;
+
+/** Terms of a dotted version or decimal (rule 4): `v2.0.1` -> `v2`, `2_0`, `2_0_1` (single-digit numbers drop out by rule 5). */
+function versionTerms(word: string, out: string[]): void {
+  const numbers = word.replace(/^[vV]/, '').split('.');
+  if (/^[vV]/.test(word)) pushTerm(`v${numbers[0]}`, out);
+  for (const n of numbers) pushTerm(n, out);
+  for (let k = 2; k <= numbers.length; k++) pushTerm(numbers.slice(0, k).join('_'), out);
+}
 
 function pushTerm(term: string, out: string[]): void {
   if (term.length >= MIN_TERM_LENGTH && term.length <= MAX_TERM_LENGTH) out.push(term);

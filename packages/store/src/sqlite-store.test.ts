@@ -187,6 +187,29 @@ describe('openSqliteStore', () => {
     expect(await reopened.searchLexical('unrelated', { limit: 5 })).toEqual([]);
   });
 
+  it('finds a release by its version number, whole or as major.minor, and rebuilds FTS rows written before versions were terms', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    const notes = [
+      testChunk({ path: 'CHANGELOG.md', startLine: 1, language: 'markdown', content: '## 2.0.0\nRetries back off.' }),
+      testChunk({ path: 'CHANGELOG.md', startLine: 4, language: 'markdown', content: '## 1.0.0\nFirst release.' }),
+    ];
+    await store.writeFile(testFile('CHANGELOG.md', notes), notes, vectorsOf(notes, 1));
+    const found = async (query: string) => (await store.searchLexical(query, { limit: 5 })).map((hit) => hit.chunk.startLine);
+    expect(await found('2.0.0')).toEqual([1]);
+    expect(await found('what changed in 2.0')).toEqual([1]);
+    expect(await found('1.0.0')).toEqual([4]);
+    await store.close();
+    // As `code-terms-2` left it: the version's single digits dropped, nothing to find.
+    const db = new Database(file);
+    db.prepare("UPDATE meta SET value = 'code-terms-2+porter+comments+jupyter' WHERE key = 'fts.analyzer'").run();
+    db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
+    db.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, '', 'changelog md', 'retri back off' FROM chunks").run();
+    db.close();
+    const reopened = await open(CONTRACT_IDENTITY);
+    expect((await reopened.searchLexical('2.0.0', { limit: 5 })).map((hit) => hit.chunk.startLine)).toEqual([1]);
+    await reopened.close();
+  });
+
   it("rebuilds the FTS rows of a store written before notebook code cells counted their comments twice", async () => {
     const store = await open(CONTRACT_IDENTITY);
     const content = 'def trend(xs):\n    # least squares\n    return fit(xs)';

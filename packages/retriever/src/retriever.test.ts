@@ -108,6 +108,17 @@ describe('createRetriever', () => {
     await store.close();
   });
 
+  it('warns that a query of punctuation only has nothing to match (a trial got 10 arbitrary results for "!!!" and no warning)', async () => {
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}')]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    for (const mode of ['hybrid', 'lexical'] as const) {
+      const { warnings } = await retriever.search({ query: '!!!', mode });
+      expect(warnings, mode).toEqual([expect.stringMatching(/^The query "!!!" has no letters or digits: BM25 matches nothing/)]);
+    }
+    expect((await retriever.search({ query: 'retry' })).warnings).toEqual([]);
+    await store.close();
+  });
+
   it('traces every stage of the query path in order, the last list being the results', async () => {
     const store = await storeWith([
       { ...chunk('src/a.ts', 'function retryRequest() { return retry() }'), symbol: 'retryRequest' },

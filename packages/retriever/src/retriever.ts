@@ -21,6 +21,9 @@ import { makeSnippet } from './snippet.js';
 import { holdsDefinitionStart, symbolMatches } from './symbol-matches.js';
 import { emptyFilterWarnings } from './empty-filter-warnings.js';
 
+/** Any letter or digit: a query without one (`!!!`, `=>`) gives BM25 no term. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 /** Retrieval mode: hybrid (dense + BM25, fused by RRF), BM25 only, or dense only. */
 export type SearchMode = 'hybrid' | 'lexical' | 'dense';
 
@@ -152,6 +155,11 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       }
       const pool = Math.max(limits.candidatePool, limit);
       const warnings: string[] = [];
+      if (!LETTER_OR_DIGIT.test(query)) {
+        warnings.push(
+          `The query "${query}" has no letters or digits: BM25 matches nothing and dense retrieval has little meaning to go on, so these results are close to arbitrary. Add the words or identifiers you are looking for.`,
+        );
+      }
       let mode: SearchMode = request.mode ?? 'hybrid';
       const lists: ScoredChunk[][] = [];
       // Hybrid reads each retriever deeper than its pool, to rank the other retriever's candidates too.

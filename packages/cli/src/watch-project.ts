@@ -81,9 +81,10 @@ export interface WatchProjectOptions<R = IndexReport> {
 }
 
 /**
- * Wires a project's runner (see {@link WatchRunner}) to a chokidar watcher and a scheduler, and schedules
- * one full run at once (in process it builds a missing index and catches up with changes made while
- * nothing watched; in queue mode it enqueues the jobs for them). A change of an ignore-rules file
+ * Wires a project's runner (see {@link WatchRunner}) to a chokidar watcher and a scheduler, and, when
+ * watching, schedules one full run at once (in process it builds a missing index and catches up with
+ * changes made while nothing watched; in queue mode it enqueues the jobs for them); without `watch`
+ * runs start only when asked (`scheduler.sync` / `enqueue`). A change of an ignore-rules file
  * triggers a full run and a fresh watcher, so newly included directories are watched.
  */
 export function watchProject<R = IndexReport>(
@@ -126,7 +127,8 @@ export function watchProject<R = IndexReport>(
   if (watch) watcher = start();
   // A commit changes no file in the tree, yet the index must move to the new commit (an empty run does).
   const stopHead = watch ? watchGitHead({ root: context.root, logger, onHeadChange: () => scheduler.enqueue([]) }) : () => {};
-  scheduler.enqueue();
+  // Without a watcher (serve --no-watch) nothing is caught up unasked: the first sync_index of paths updates those paths only.
+  if (watch) scheduler.enqueue();
   return {
     scheduler,
     watcher: () => watcher,

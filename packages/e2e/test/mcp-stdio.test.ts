@@ -114,4 +114,21 @@ describe('monorag serve over stdio, driven by the SDK client', () => {
   it('writes nothing but JSON-RPC to stdout (logs went to stderr)', () => {
     expect(stderr).toContain('MCP server listening on stdio');
   });
+
+  it('under serve --no-watch, a first sync_index of paths updates those paths, not the whole tree (a trial got a full run)', async () => {
+    const { command, args } = cliCommand(['serve', repo, '--no-watch']);
+    const transport = new StdioClientTransport({ command, args, cwd: REPO_ROOT, env: { ...(process.env as Record<string, string>), EMBEDDING_URL: embedder.url }, stderr: 'pipe' });
+    const unwatched = new Client({ name: 'monorag-e2e-no-watch', version: '0.0.0' });
+    await unwatched.connect(transport);
+    try {
+      const first = (await unwatched.callTool({ name: 'sync_index', arguments: { paths: ['src/backoff.ts'], wait: true } })) as ToolText;
+      expect(first.isError, first.content[0]?.text).toBeFalsy();
+      // One file looked at (unchanged); `files` counts the index's files after the run.
+      expect(first.structuredContent!.run).toMatchObject({ mode: 'paths', files: 5, unchanged: 1, added: 0, changed: 0 });
+      const whole = (await unwatched.callTool({ name: 'sync_index', arguments: { wait: true } })) as ToolText;
+      expect(whole.structuredContent!.run).toMatchObject({ mode: 'full' });
+    } finally {
+      await unwatched.close();
+    }
+  });
 });

@@ -14,6 +14,7 @@ import { runWorkerCommand } from './commands/worker-command.js';
 import { parseIntUpTo, parsePort, parsePositiveInt } from './parse-flags.js';
 import { parseHookQueued } from './queue-run-line.js';
 import { CLI_VERSION } from './version.js';
+import { withDashHint } from './dash-hint.js';
 
 /** Longest `watch --debounce-ms` and `--max-wait-ms`: a minute; a longer quiet time would defeat a watcher. */
 const MAX_DEBOUNCE_MS = 60_000;
@@ -24,6 +25,7 @@ export function createProgram(): Command {
     .description('Codebase intelligence: index a repository and search it, from the terminal or over MCP.')
     .version(CLI_VERSION)
     .showHelpAfterError('(run "monorag --help" for usage)')
+    .configureOutput({ outputError: (message, write) => write(withDashHint(message)) })
     // Set before the subcommands are added, so they inherit it: errors reach main() instead of process.exit.
     .exitOverride();
 

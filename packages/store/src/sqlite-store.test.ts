@@ -18,6 +18,18 @@ function tempFile(): { file: string; dir: string } {
   return { dir, file: path.join(dir, 'index.sqlite') };
 }
 
+/**
+ * Rewrites the store file `file` as an older term analyzer left it: `analyzer` recorded, and every
+ * chunk's FTS row holding only the given fields' terms.
+ */
+function rewriteFts(file: string, analyzer: string, row: { symbol: string; path: string; body: string }): void {
+  const db = new Database(file);
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'fts.analyzer'").run(analyzer);
+  db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
+  db.prepare('INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, ?, ?, ? FROM chunks').run(row.symbol, row.path, row.body);
+  db.close();
+}
+
 describeChunkStoreContract('sqlite', async (identity) => {
   const { dir, file } = tempFile();
   const opened: SqliteStore[] = [await openSqliteStore({ file, identity })];
@@ -176,11 +188,7 @@ describe('openSqliteStore', () => {
     await store.writeFile(testFile('src/retry.ts', chunks), chunks, vectorsOf(chunks, 1));
     await store.close();
     // As an older analyzer left it: another analyzer recorded and FTS rows without the stemmed term.
-    const db = new Database(file);
-    db.prepare("UPDATE meta SET value = 'code-terms-1' WHERE key = 'fts.analyzer'").run();
-    db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
-    db.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, '', '', 'unrelated' FROM chunks").run();
-    db.close();
+    rewriteFts(file, 'code-terms-1', { symbol: '', path: '', body: 'unrelated' });
     const reopened = await open(CONTRACT_IDENTITY);
     expect((await reopened.searchLexical('retry', { limit: 5 })).map((hit) => hit.chunk.id)).toEqual([chunks[0]!.id]);
     expect(await reopened.getMeta('fts.analyzer')).toBe(TERM_ANALYZER);
@@ -200,11 +208,7 @@ describe('openSqliteStore', () => {
     expect(await found('1.0.0')).toEqual([4]);
     await store.close();
     // As `code-terms-2` left it: the version's single digits dropped, nothing to find.
-    const db = new Database(file);
-    db.prepare("UPDATE meta SET value = 'code-terms-2+porter+comments+jupyter' WHERE key = 'fts.analyzer'").run();
-    db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
-    db.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, '', 'changelog md', 'retri back off' FROM chunks").run();
-    db.close();
+    rewriteFts(file, 'code-terms-2+porter+comments+jupyter', { symbol: '', path: 'changelog md', body: 'retri back off' });
     const reopened = await open(CONTRACT_IDENTITY);
     expect((await reopened.searchLexical('2.0.0', { limit: 5 })).map((hit) => hit.chunk.startLine)).toEqual([1]);
     await reopened.close();
@@ -217,11 +221,7 @@ describe('openSqliteStore', () => {
     await store.writeFile(testFile('nb/sales.ipynb', chunks), chunks, vectorsOf(chunks, 1));
     await store.close();
     // As the analyzer before `+jupyter` left it: the body holds the comment once.
-    const db = new Database(file);
-    db.prepare("UPDATE meta SET value = 'code-terms-2+porter+comments' WHERE key = 'fts.analyzer'").run();
-    db.prepare("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')").run();
-    db.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) SELECT rowid, 'trend', 'nb sales ipynb', 'def trend xs least squar return fit xs' FROM chunks").run();
-    db.close();
+    rewriteFts(file, 'code-terms-2+porter+comments', { symbol: 'trend', path: 'nb sales ipynb', body: 'def trend xs least squar return fit xs' });
     /** How often the FTS rows hold `term` (contentless FTS5: counted from its index through fts5vocab). */
     const occurrences = (term: string): number => {
       const reader = new Database(file);

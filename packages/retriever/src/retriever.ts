@@ -1,4 +1,4 @@
-import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit, type SymbolHit, testTitleName } from '@monorag/shared';
+import { ErrorCode, MonoragError, errorMessage, type Logger, type ScoredChunk, type SearchHit, type SymbolHit } from '@monorag/shared';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore, SearchFilter } from '@monorag/store';
 import { analyseQuery } from './analyse-query.js';
@@ -9,7 +9,8 @@ import { applyFileEvidence } from './apply-file-evidence.js';
 import { applyIntent } from './apply-intent.js';
 import { applyTestPrior } from './apply-test-prior.js';
 import { applySideFilePrior } from './apply-side-file-prior.js';
-import { sideFileKind, type SideFileKind } from './side-files.js';
+import { sideKindsToWeigh, type SideFileKind } from './side-files.js';
+import { testPriorExemption } from './test-prior-exemption.js';
 import { isTestScope } from './test-paths.js';
 import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
@@ -210,36 +211,13 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       // The definition of a name the query asks for keeps its place under the file-kind priors (a fixture, a test-only helper).
       const named = definitionStarts.filter((definition) => definition.kind !== 'test');
       if (steps.testPrior && !analysis.asksForTests && !(filter.pathPrefix && isTestScope(filter.pathPrefix))) {
-        // So does a test whose title is the whole query: the chunk holding its start, by the symbol table (a small
-        // test shares the chunk of its `describe`, whose name the chunk carries), or one named by that title.
-        const title = testTitleName(query);
-        const titled = (await symbols.findSymbols({ name: title, role: 'definition', limit: DEFINITIONS_PER_NAME, pathPrefix: filter.pathPrefix }))
-          .filter((definition) => definition.kind === 'test');
-        const kept = [...named, ...titled];
-        const lowerTitle = title.toLowerCase();
-        // A title that is also the name of a definition outside tests (`describe('Pool')` over `class Pool`) asks
-        // for that definition: the tests echoing it take the prior.
-        const echoesDefinition = named.some((definition) => definition.name.toLowerCase() === lowerTitle);
-        fused = applyTestPrior(fused, (hit) =>
-          echoesDefinition
-            ? holdsDefinitionStart(hit, named)
-            : titled.length > 0
-              ? holdsDefinitionStart(hit, kept)
-              : holdsDefinitionStart(hit, named) || (hit.chunk.kind === 'test' && hit.chunk.symbol?.toLowerCase() === lowerTitle),
-        );
+        fused = applyTestPrior(fused, await testPriorExemption(symbols, query, named, filter.pathPrefix));
         trace?.('tests', fused);
       }
-      if (steps.sideFilePrior) {
-        const kinds = new Set<SideFileKind>();
-        if (!analysis.asksForBenchmarks) kinds.add('benchmark');
-        if (!analysis.asksForReleaseNotes) kinds.add('release-notes');
-        // A search scoped to benchmarks or to the changelog wants them.
-        const scoped = filter.pathPrefix ? (sideFileKind(filter.pathPrefix) ?? sideFileKind(`${filter.pathPrefix.replace(/\/$/, '')}/x`)) : undefined;
-        if (scoped) kinds.delete(scoped);
-        if (kinds.size > 0) {
-          fused = applySideFilePrior(fused, kinds, (hit) => holdsDefinitionStart(hit, named));
-          trace?.('side', fused);
-        }
+      const sideKinds = steps.sideFilePrior ? sideKindsToWeigh(analysis, filter.pathPrefix) : new Set<SideFileKind>();
+      if (sideKinds.size > 0) {
+        fused = applySideFilePrior(fused, sideKinds, (hit) => holdsDefinitionStart(hit, named));
+        trace?.('side', fused);
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({
         path: chunk.path,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sideFileKind } from './side-files.js';
+import { sideFileKind, sideKindsToWeigh } from './side-files.js';
 
 describe('sideFileKind', () => {
   it('knows benchmark folders and file names', () => {
@@ -18,5 +18,16 @@ describe('sideFileKind', () => {
   it('leaves code about benchmarks or releases, and names that merely contain the words, alone', () => {
     const code = ['lib/benchmark-utils.js', 'src/release.py', 'src/history.ts', 'lib/news-feed.js', 'src/changes/diff.ts', 'src/bench.py', 'docs/benchmarking.md', 'src/workbench.ts', 'README.md', 'test/x.test.js'];
     expect(code.map(sideFileKind)).toEqual(code.map(() => undefined));
+  });
+
+  it('weighs each kind unless the query asks about it or the search is scoped to it', () => {
+    const none = { asksForBenchmarks: false, asksForReleaseNotes: false };
+    expect([...sideKindsToWeigh(none)]).toEqual(['benchmark', 'release-notes']);
+    expect([...sideKindsToWeigh({ ...none, asksForBenchmarks: true })]).toEqual(['release-notes']);
+    expect([...sideKindsToWeigh({ ...none, asksForReleaseNotes: true })]).toEqual(['benchmark']);
+    expect([...sideKindsToWeigh(none, 'benchmarks/')]).toEqual(['release-notes']);
+    expect([...sideKindsToWeigh(none, 'bench')]).toEqual(['release-notes']);
+    expect([...sideKindsToWeigh(none, 'CHANGELOG.md')]).toEqual(['benchmark']);
+    expect([...sideKindsToWeigh(none, 'src/')]).toEqual(['benchmark', 'release-notes']);
   });
 });

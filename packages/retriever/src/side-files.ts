@@ -1,3 +1,5 @@
+import type { QueryAnalysis } from './analyse-query.js';
+
 /**
  * Files besides tests that exercise or record a project's code without implementing it: benchmarks,
  * which call the code in the same words as the code, and release notes, which restate each change to
@@ -33,4 +35,18 @@ export function sideFileKind(path: string): SideFileKind | undefined {
   if (parts.some((dir) => BENCHMARK_DIRS.has(dir)) || BENCHMARK_FILE.test(file)) return 'benchmark';
   if (parts.some((dir) => RELEASE_NOTES_DIRS.has(dir)) || RELEASE_NOTES_FILE.test(file)) return 'release-notes';
   return undefined;
+}
+
+/**
+ * The side-file kinds the side-file prior weighs for a query: each kind unless the query asks about it
+ * (`analysis.asksForBenchmarks`, `asksForReleaseNotes`) or the search is scoped to it (`pathPrefix`, a
+ * file or folder, is of that kind: `benchmarks/`, `CHANGELOG.md`).
+ */
+export function sideKindsToWeigh(analysis: Pick<QueryAnalysis, 'asksForBenchmarks' | 'asksForReleaseNotes'>, pathPrefix?: string): Set<SideFileKind> {
+  const kinds = new Set<SideFileKind>();
+  if (!analysis.asksForBenchmarks) kinds.add('benchmark');
+  if (!analysis.asksForReleaseNotes) kinds.add('release-notes');
+  const scoped = pathPrefix ? (sideFileKind(pathPrefix) ?? sideFileKind(`${pathPrefix.replace(/\/$/, '')}/x`)) : undefined;
+  if (scoped) kinds.delete(scoped);
+  return kinds;
 }

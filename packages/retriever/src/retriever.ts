@@ -178,7 +178,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
           mode = 'lexical';
         }
       }
-      if (mode === 'hybrid') lists.push(...(depth > pool ? completeRankings([lists.pop()!, lexical], pool) : [lists.pop()!, lexical]));
+      if (mode === 'hybrid') lists.push(...(depth > pool ? completeRankings([lists.pop()!, lexical], pool, depth) : [lists.pop()!, lexical]));
       else if (mode === 'lexical') lists.push(lexical.slice(0, pool));
       if (trace) {
         if (mode === 'lexical') trace('bm25', lists[0]!);

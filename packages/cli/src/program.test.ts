@@ -12,7 +12,7 @@ function helpOf(name: string): string {
 describe('monorag search --help', () => {
   it('lists every ranking stage of --explain, from the retriever', () => {
     const help = helpOf('search');
-    expect(help).toContain("--explain show each result's rank in every ranking stage (dense, bm25, symbol, rrf, file, intent, tests, side)");
+    expect(help).toContain("--explain show each result's rank in every ranking stage (dense, bm25, symbol, rrf, file, intent, tests, side, cap)");
     for (const stage of RANKING_STAGES) expect(help).toMatch(new RegExp(`\\(([a-z0-9]+, )*${stage}(, [a-z0-9]+)*\\)`));
   });
 });

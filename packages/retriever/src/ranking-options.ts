@@ -38,10 +38,25 @@ export interface RankingOptions {
    * each unless the query asks about it (`QueryAnalysis.asksForBenchmarks`, `asksForReleaseNotes`) or the search is scoped to it.
    */
   sideFilePrior: boolean;
+  /**
+   * The priors together move a chunk at most {@link MAX_DEMOTION} places below its fused (RRF) rank, so
+   * the chunk both retrievers rank first stays on the first page whatever its path or kind.
+   */
+  demotionCap: boolean;
 }
 
 /** The product's ranking steps: every step that measurably helps on the eval (file evidence does not). */
-export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true };
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true, demotionCap: true };
+
+/**
+ * Most places the priors may move a chunk below its rank in the fused list: one less than the default
+ * page of 10 results (`search.defaultLimit`), so no prior takes the fused first result off that page.
+ * The priors multiply RRF scores, which sit close together (1/61 to 2/61 for k = 60), so a factor of
+ * 0.6 alone can sink a chunk that both retrievers rank first below every chunk one retriever ranks
+ * well: in a repository of a few dozen chunks, to the bottom of the list. Derived from the page size,
+ * not fitted: on the eval it changes no R@5 or MRR@10 (eval/RESULTS.md).
+ */
+export const MAX_DEMOTION = 9;
 
 /**
  * Multiplier of a test file's fused score when the query does not ask about tests. A test restates

@@ -5,7 +5,7 @@ import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
 import { sha256, testTitleName, type Chunk } from '@monorag/shared';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RANKING, TEST_FACTOR } from './ranking-options.js';
+import { DEFAULT_RANKING, MAX_DEMOTION, TEST_FACTOR } from './ranking-options.js';
 import { createRetriever } from './retriever.js';
 
 const LIMITS = { defaultLimit: 5, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 400 };
@@ -133,11 +133,11 @@ describe('createRetriever', () => {
       last = list.map((h) => h.chunk.path);
     });
     // Hybrid, an identifier in the query (exact-symbol list), file evidence off by default, intent on.
-    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent', 'tests', 'side']);
+    expect(stages).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'intent', 'tests', 'side', 'cap']);
     expect(response.results.map((r) => r.path)).toEqual(last.slice(0, response.results.length));
     const lexicalStages: string[] = [];
     await retriever.search({ query: 'parse headers', mode: 'lexical' }, (stage) => lexicalStages.push(stage));
-    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent', 'tests', 'side']);
+    expect(lexicalStages).toEqual(['bm25', 'rrf', 'intent', 'tests', 'side', 'cap']);
     await store.close();
   });
 
@@ -177,6 +177,22 @@ describe('createRetriever', () => {
     expect(await paths('benchmark of the backoff delay doubles')).toEqual(['benchmarks/backoff.bench.ts', 'src/backoff.ts', 'CHANGELOG.md']);
     expect(await paths('what changed: backoff delay doubles')).toEqual(['CHANGELOG.md', 'src/backoff.ts', 'benchmarks/backoff.bench.ts']);
     expect(await paths('backoff delay doubles', { pathPrefix: 'benchmarks' })).toEqual(['benchmarks/backoff.bench.ts']);
+    await store.close();
+  });
+
+  it('keeps the chunk both retrievers rank first on the first page when a prior weighs its file (a trial buried real source kept in bench/)', async () => {
+    const words = ['split', 'command', 'line', 'flags', 'into', 'named', 'options'];
+    const others = Array.from({ length: 16 }, (_, i) => chunk(`src/m${i}.ts`, `function m${i}() { return '${words[i % words.length]}' }`));
+    const store = await storeWith([chunk('bench/parse-args.ts', 'function parseArgs(argv) { /* split command line flags into named options */ }'), ...others]);
+    const rankOf = async (demotionCap: boolean) => {
+      const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS, ranking: { ...DEFAULT_RANKING, demotionCap } });
+      const { results } = await retriever.search({ query: 'split command line flags into named options', limit: 20 });
+      return results.findIndex((r) => r.path === 'bench/parse-args.ts') + 1;
+    };
+    // BM25 ranks it first (it alone holds every query word); RRF scores sit close together, so x0.6
+    // sinks it below the chunks that hold one query word, off the first page.
+    expect(await rankOf(false)).toBe(15);
+    expect(await rankOf(true)).toBe(1 + MAX_DEMOTION);
     await store.close();
   });
 

@@ -14,13 +14,14 @@ import { testPriorExemption } from './test-prior-exemption.js';
 import { isTestScope } from './test-paths.js';
 import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
-import { DEFAULT_RANKING, type RankingOptions } from './ranking-options.js';
+import { DEFAULT_RANKING, MAX_DEMOTION, type RankingOptions } from './ranking-options.js';
 import { createQueryVectorCache, QUERY_CACHE_ENTRIES } from './query-vector-cache.js';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
 import { holdsDefinitionStart, symbolMatches } from './symbol-matches.js';
 import { emptyFilterWarnings } from './empty-filter-warnings.js';
+import { capDemotion } from './cap-demotion.js';
 
 /** Any letter or digit: a query without one (`!!!`, `=>`) gives BM25 no term. */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -79,12 +80,13 @@ export interface RetrieverOptions {
  * A stage of the query path whose ranked list {@link RankingTrace} receives: the retrievers' lists as
  * fused (`dense`, `bm25`: complete rankings of the candidates in hybrid mode, else the top `pool`),
  * the exact-symbol list (`symbol`, only when the query names identifiers), the fused list (`rrf`),
- * and the list after each prior that is switched on (`file`, `intent`, `tests`, `side`).
+ * the list after each prior that is switched on (`file`, `intent`, `tests`, `side`), and the list
+ * after the cap on how far the priors move a chunk (`cap`, {@link MAX_DEMOTION}).
  */
-export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent' | 'tests' | 'side';
+export type RankingStage = 'dense' | 'bm25' | 'symbol' | 'rrf' | 'file' | 'intent' | 'tests' | 'side' | 'cap';
 
 /** Every {@link RankingStage}, in query-path order. */
-export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests', 'side'];
+export const RANKING_STAGES: readonly RankingStage[] = ['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests', 'side', 'cap'];
 
 /** Receives each stage's ranked list, best first, in query-path order (for diagnostics such as `pnpm eval:explain`). */
 export type RankingTrace = (stage: RankingStage, list: readonly ScoredChunk[]) => void;
@@ -122,7 +124,8 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
  * intent); scope to a file the query names when exactly one indexed file matches; dense top-k and
  * BM25 top-k (k = candidatePool), plus an exact-symbol list when the query names identifiers; fuse
  * by reciprocal rank fusion (k = 60) over complete rankings of the candidates (each retriever read
- * to {@link COMPLETION_DEPTH} to rank the other's candidates); optionally add file evidence (off by default); weight by intent (prose vs code); cut to the limit.
+ * to {@link COMPLETION_DEPTH} to rank the other's candidates); optionally add file evidence (off by default); weight by intent (prose vs code), test files and
+ * side files; let no prior move a chunk more than {@link MAX_DEMOTION} places; cut to the limit.
  * The last {@link QUERY_CACHE_ENTRIES} query embeddings are kept, so a repeated query costs no model call.
  */
 export function createRetriever({ store, getEmbedder, limits, ranking, logger }: RetrieverOptions): Retriever {
@@ -200,6 +203,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       }
       let fused = lists.length === 1 ? lists[0]! : reciprocalRankFusion(lists);
       trace?.('rrf', fused);
+      const beforePriors = fused;
       if (steps.fileEvidence) {
         fused = applyFileEvidence(fused);
         trace?.('file', fused);
@@ -218,6 +222,10 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       if (sideKinds.size > 0) {
         fused = applySideFilePrior(fused, sideKinds, (hit) => holdsDefinitionStart(hit, named));
         trace?.('side', fused);
+      }
+      if (steps.demotionCap && fused !== beforePriors) {
+        fused = capDemotion(beforePriors, fused, MAX_DEMOTION);
+        trace?.('cap', fused);
       }
       const results: SearchHit[] = collapseDuplicates(fused, limit).map(({ chunk, score, alsoAt }) => ({
         path: chunk.path,

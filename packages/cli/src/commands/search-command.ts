@@ -1,5 +1,5 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import { analyseWithSymbols, INTENT_FACTORS, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
+import { analyseWithSymbols, INTENT_FACTORS, MAX_DEMOTION, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
 import { ErrorCode, MonoragError, type ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
@@ -68,6 +68,9 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
     }
     if (explained && !options.json && explained.stages.includes('side')) {
       process.stdout.write(`(scores of results from benchmarks or release notes, unless the query asks about them, x${TEST_FACTOR})\n`);
+    }
+    if (explained && !options.json && explained.stages.includes('cap')) {
+      process.stdout.write(`(the priors move no result more than ${MAX_DEMOTION} places below its rrf rank)\n`);
     }
     return response;
   } finally {

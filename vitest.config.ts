@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // One temporary directory per run, removed at its end (scripts/vitest-temp-dir.ts).
-    globalSetup: ['scripts/vitest-temp-dir.ts'],
+    // One temporary directory per run (scripts/vitest-temp-dir.ts); the built CLI the end-to-end tests run (scripts/vitest-build.ts).
+    globalSetup: ['scripts/vitest-temp-dir.ts', 'scripts/vitest-build.ts'],
   },
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_SCANNER_META, secretScannerOf } from '@monorag/indexer';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, writeTokenProject, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
-import { CLI_ENTRY, killGroup, runCli, startCli, TSX, until } from './cli.js';
+import { CLI_SHELL_COMMAND, killGroup, runCli, startCli, until } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { findFreePort } from '@monorag/embedder-client';
@@ -157,7 +157,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       dataDirs.push(project);
       const env = envFor(redis.url);
       const dataDir = env.MONORAG_DATA_DIR!;
-      const installed = await runCli(['hooks', 'install', project, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+      const installed = await runCli(['hooks', 'install', project, '--command', CLI_SHELL_COMMAND], env);
       expect(installed.code, installed.stderr).toBe(0);
       writeFileSync(path.join(project, 'src/a.ts'), tokenFile('alphaToken2'));
       writeFileSync(path.join(project, 'src/c.ts'), tokenFile('gammaToken'));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { enqueuePaths, indexLockHolder, pathQueueLength } from '@monorag/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, runCli, TSX } from './cli.js';
+import { CLI_SHELL_COMMAND, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -31,7 +31,7 @@ describe("the git hooks' log", () => {
   it('has one line per hook run (hook, paths enqueued, ms), and the full report with MONORAG_LOG_LEVEL=info', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
     const dataDir = path.join(repo, '.monorag');
-    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`]);
+    const installed = await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND]);
     expect(installed.code, installed.stderr).toBe(0);
     const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
     expect(indexed.code, indexed.stderr).toBe(0);
@@ -57,7 +57,7 @@ describe("the git hooks' log", () => {
   it("says how many paths the hook queued, not how many the run drained (left-over queue files are indexed too)", async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
     const dataDir = path.join(repo, '.monorag');
-    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`]);
+    const installed = await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND]);
     expect(installed.code, installed.stderr).toBe(0);
     const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
     expect(indexed.code, indexed.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer } from '@monorag/indexer/queue';
-import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX, until } from './cli.js';
+import { CLI_SHELL_COMMAND, cliCommand, REPO_ROOT, runCli, until } from './cli.js';
 import { startGatewayProcess } from './gateway-process.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { useQueueStack } from './queue-stack.js';
@@ -65,7 +65,7 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     });
 
     // Two committed edits: the post-commit hook's run puts their jobs on the queue; no worker takes them.
-    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+    const installed = await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND], env);
     expect(installed.code, installed.stderr).toBe(0);
     writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('alphaToken2'));
     writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('betaToken2'));

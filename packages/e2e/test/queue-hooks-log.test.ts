@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enqueuePaths } from '@monorag/indexer';
 import { createBullmqIndexQueue, indexQueueName } from '@monorag/indexer/queue';
-import { CLI_ENTRY, cliCommand, REPO_ROOT, runCli, TSX, until } from './cli.js';
+import { CLI_SHELL_COMMAND, cliCommand, REPO_ROOT, runCli, until } from './cli.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { useQueueStack } from './queue-stack.js';
 
@@ -32,7 +32,7 @@ async function indexedQueueProject(files: Record<string, string>, prepare?: (rep
   expect(indexed.code, indexed.stderr).toBe(0);
   worker.kill('SIGTERM');
   expect(await exited).toBe(0);
-  const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+  const installed = await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND], env);
   expect(installed.code, installed.stderr).toBe(0);
   const dataDir = path.join(repo, '.monorag');
   const log = path.join(dataDir, 'hooks.log');

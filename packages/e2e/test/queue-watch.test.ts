@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findFreePort } from '@monorag/embedder-client';
 import { createBullmqIndexQueue, indexQueueName, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
-import { CLI_ENTRY, killGroup, runCli, startCli, TSX, until } from './cli.js';
+import { CLI_SHELL_COMMAND, killGroup, runCli, startCli, until } from './cli.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { useQueueStack } from './queue-stack.js';
 
@@ -99,7 +99,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
 
   it("`monorag gateway` (watching) enqueues instead of indexing, holds no index lock, and leaves a commit's paths to the hook's own run", async () => {
     const { repo, dataDir, name, queue, env } = queueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
-    const installed = await runCli(['hooks', 'install', repo, '--command', `${TSX} --conditions=monorag-source ${CLI_ENTRY}`], env);
+    const installed = await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND], env);
     expect(installed.code, installed.stderr).toBe(0);
     const lock = lockWatch(dataDir);
     const port = await findFreePort();

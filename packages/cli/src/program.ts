@@ -1,16 +1,5 @@
 import { Command } from 'commander';
 import { RANKING_STAGES } from '@monorag/retriever';
-import { runEmbedderStopCommand } from './commands/embedder-command.js';
-import { runGatewayCommand } from './commands/gateway-command.js';
-import { runHooksInstallCommand, runHooksUninstallCommand } from './commands/hooks-command.js';
-import { runIndexCommand } from './commands/index-command.js';
-import { runSearchCommand } from './commands/search-command.js';
-import { runServeCommand } from './commands/serve-command.js';
-import { runStatusCommand } from './commands/status-command.js';
-import { runWatchCommand } from './commands/watch-command.js';
-import { runSymbolsCommand } from './commands/symbols-command.js';
-import { runEnqueueCommand, runJobsCommand } from './commands/jobs-command.js';
-import { runWorkerCommand } from './commands/worker-command.js';
 import { parseIntUpTo, parsePort, parsePositiveInt } from './parse-flags.js';
 import { parseHookQueued } from './queue-run-line.js';
 import { CLI_VERSION } from './version.js';
@@ -19,7 +8,11 @@ import { withDashHint } from './dash-hint.js';
 /** Longest `watch --debounce-ms` and `--max-wait-ms`: a minute; a longer quiet time would defeat a watcher. */
 const MAX_DEBOUNCE_MS = 60_000;
 
-/** Builds the `monorag` command-line program. Actions throw; `main` turns errors into messages. */
+/**
+ * Builds the `monorag` command-line program. Actions throw; `main` turns errors into messages. Each
+ * action imports its command module when it runs, so a command loads only what it uses (`search` no
+ * gateway, queue or MCP server; `--help` and `--version` none of them).
+ */
 export function createProgram(): Command {
   const program = new Command('monorag')
     .description('Codebase intelligence: index a repository and search it, from the terminal or over MCP.')
@@ -45,7 +38,7 @@ export function createProgram(): Command {
     .option('--queue-file <file>', "with --hook: that hook's own queue file; with the BullMQ queue the run enqueues its paths (used by the hooks)")
     .option('--verbose', 'with --from-queue: print the full report too (as MONORAG_LOG_LEVEL=info does)')
     .action(async (path: string, opts) => {
-      await runIndexCommand(path, opts);
+      await (await import('./commands/index-command.js')).runIndexCommand(path, opts);
     });
 
   program
@@ -61,7 +54,7 @@ export function createProgram(): Command {
     .option('--json', 'print {"results":[...]} as JSON on stdout and nothing else')
     .option('--explain', `show each result's rank in every ranking stage (${RANKING_STAGES.join(', ')})`)
     .action(async (query: string, opts) => {
-      await runSearchCommand(query, opts);
+      await (await import('./commands/search-command.js')).runSearchCommand(query, opts);
     });
 
   program
@@ -71,7 +64,7 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--no-watch', 'serve the index as it is: no file watcher, and a missing index is an error, not built (by default serve builds a missing index and keeps it fresh; sync_index updates it either way)')
     .action(async (path: string, opts) => {
-      await runServeCommand(path, opts);
+      await (await import('./commands/serve-command.js')).runServeCommand(path, opts);
     });
 
   program
@@ -84,7 +77,7 @@ export function createProgram(): Command {
     .option('--insecure', 'allow a non-loopback --host without a token (anyone who reaches the port can read the project)')
     .option('--no-watch', 'serve the index as it is: no file watcher, and a missing index is an error, not built (by default a SQLite index is built when missing and kept fresh; sync_index updates it either way)')
     .action(async (path: string, opts) => {
-      await runGatewayCommand(path, opts);
+      await (await import('./commands/gateway-command.js')).runGatewayCommand(path, opts);
     });
 
   program
@@ -99,7 +92,7 @@ export function createProgram(): Command {
       parseIntUpTo(MAX_DEBOUNCE_MS),
     )
     .action(async (path: string, opts) => {
-      await runWatchCommand(path, opts);
+      await (await import('./commands/watch-command.js')).runWatchCommand(path, opts);
     });
 
   const hooks = program.command('hooks').description('Git hooks that re-index what commits, merges, checkouts and rebases change.');
@@ -110,7 +103,7 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--command <cmd>', 'command that starts monorag from a hook (default: the monorag on PATH when the hook runs, else the current one)')
     .action(async (path: string, opts) => {
-      await runHooksInstallCommand(path, opts);
+      await (await import('./commands/hooks-command.js')).runHooksInstallCommand(path, opts);
     });
   hooks
     .command('uninstall')
@@ -118,7 +111,7 @@ export function createProgram(): Command {
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
     .action(async (path: string, opts) => {
-      await runHooksUninstallCommand(path, opts);
+      await (await import('./commands/hooks-command.js')).runHooksUninstallCommand(path, opts);
     });
 
   program
@@ -128,7 +121,7 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--json', 'print JSON')
     .action(async (opts) => {
-      await runStatusCommand(opts);
+      await (await import('./commands/status-command.js')).runStatusCommand(opts);
     });
 
   for (const [command, role, what] of [
@@ -145,7 +138,7 @@ export function createProgram(): Command {
       .option('--path <prefix>', 'only rows under this path prefix (repo-relative, or absolute inside the project)')
       .option('--json', 'print {"results":[{path,startLine,endLine,kind,name,enclosing}]} on stdout and nothing else')
       .action(async (name: string, opts) => {
-        await runSymbolsCommand(role, name, opts);
+        await (await import('./commands/symbols-command.js')).runSymbolsCommand(role, name, opts);
       });
   }
 
@@ -156,7 +149,7 @@ export function createProgram(): Command {
     .option('--project <path>', 'project whose configuration names the server (default: current directory)')
     .option('--data-dir <dir>', 'the project\'s data directory (where a server without embedding.stateDir records itself)')
     .action(async (opts) => {
-      await runEmbedderStopCommand(opts);
+      await (await import('./commands/embedder-command.js')).runEmbedderStopCommand(opts);
     });
 
   program
@@ -166,7 +159,7 @@ export function createProgram(): Command {
     .option('--data-dir <dir>', 'where the index is stored')
     .option('-c, --concurrency <n>', 'jobs at once in this process (default 2; env MONORAG_WORKER_CONCURRENCY)', parsePositiveInt)
     .action(async (path: string, opts) => {
-      await (await runWorkerCommand(path, opts)).done;
+      await (await (await import('./commands/worker-command.js')).runWorkerCommand(path, opts)).done;
     });
 
   const jobs = program
@@ -178,7 +171,7 @@ export function createProgram(): Command {
     .option('-n, --limit <n>', 'jobs listed per state (default 50)', parsePositiveInt)
     .option('--json', 'print JSON')
     .action(async (opts) => {
-      await runJobsCommand(opts);
+      await (await import('./commands/jobs-command.js')).runJobsCommand(opts);
     });
   jobs
     .command('enqueue')
@@ -190,7 +183,7 @@ export function createProgram(): Command {
     .option('--json', 'print the report as JSON')
     // `--json` and `--data-dir` may also land on `jobs` itself (commander parses a parent's options anywhere).
     .action(async (path: string, _opts, command: Command) => {
-      await runEnqueueCommand(path, command.optsWithGlobals());
+      await (await import('./commands/jobs-command.js')).runEnqueueCommand(path, command.optsWithGlobals());
     });
 
   return program;

@@ -13,6 +13,13 @@ describe('prefixRange', () => {
     expect(prefixRange('a\u{10ffff}')).toEqual({ low: 'a\u{10ffff}', high: 'b' });
   });
 
+  it('handles a prefix of 200,000 characters (a trial overflowed the call stack at about 130,000)', () => {
+    const long = `${'p'.repeat(199_999)}😀`;
+    const range = prefixRange(long)!;
+    expect(range.low).toBe(long);
+    expect(range.high).toBe(`${'p'.repeat(199_999)}😁`);
+  });
+
   it('matches everything for the empty prefix', () => {
     expect(prefixRange('')).toBeUndefined();
     expect(prefixRange('\u{10ffff}')).toBeUndefined();

@@ -15,12 +15,14 @@ export interface PrefixRange {
  * Returns undefined for the empty prefix (or one made only of U+10FFFF), which matches everything.
  */
 export function prefixRange(prefix: string): PrefixRange | undefined {
-  const codePoints = Array.from(prefix, (ch) => ch.codePointAt(0) ?? 0);
-  while (codePoints.length > 0) {
-    const last = codePoints.pop() ?? 0;
+  // One string per code point; joined, not spread into String.fromCodePoint, whose argument list
+  // overflowed the call stack for a prefix of about 130,000 characters.
+  const chars = Array.from(prefix);
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0) ?? 0;
     if (last === MAX_CODE_POINT) continue;
     const next = last + 1 === SURROGATE_START ? SURROGATE_END + 1 : last + 1;
-    return { low: prefix, high: String.fromCodePoint(...codePoints, next) };
+    return { low: prefix, high: chars.join('') + String.fromCodePoint(next) };
   }
   return undefined;
 }

@@ -36,6 +36,15 @@ describe('resolvePathPrefix', () => {
     expect(() => resolvePathPrefix(root, `${root}-other/src`, '--path')).toThrow(expect.objectContaining({ code: 'PATH_OUTSIDE_PROJECT' }));
     expect(() => resolvePathPrefix(root, '../elsewhere', '--path')).toThrowError(/^--path: \.\.\/elsewhere is outside the project/);
   });
+
+  it('refuses a path longer than any file system allows as a bad argument, naming it (a trial got a store failure at 130,000 characters)', () => {
+    const root = project();
+    expect(() => resolvePathPrefix(root, 'p'.repeat(130_000), 'path')).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'path: the path is 130000 bytes long; no file system path is longer than 4096 bytes. Give a file or directory inside the project.' }),
+    );
+    expect(() => resolvePathPrefix(root, 'é'.repeat(2049), '--path')).toThrowError(/^--path: the path is 4098 bytes long/);
+    expect(resolvePathPrefix(root, `src/${'a'.repeat(4092)}`)).toBe(`src/${'a'.repeat(4092)}`);
+  });
 });
 
 describe('resolvePathPrefix and Unicode forms', () => {

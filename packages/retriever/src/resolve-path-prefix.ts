@@ -3,6 +3,9 @@ import path from 'node:path';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { prefixAsOnDisk } from './disk-spelling.js';
 
+/** Longest path accepted, in bytes of UTF-8: Linux's PATH_MAX (4,096, with its terminating NUL), the largest of the common systems. */
+export const MAX_PATH_BYTES = 4096;
+
 function relativeInside(root: string, absolute: string): string | undefined {
   const rel = path.relative(root, absolute);
   if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
@@ -24,9 +27,17 @@ function onDiskInside(root: string, absolute: string): string | undefined {
  * index keeps paths as the disk spells them.
  * @param root Absolute real path of the project root.
  * @param argName Name of the flag or tool argument, used in error messages (e.g. `--path`).
- * @throws MonoragError `PATH_OUTSIDE_PROJECT` naming the argument and the path when it lies outside the project.
+ * @throws MonoragError `INVALID_ARGUMENT` naming the argument when the prefix is longer than
+ *   {@link MAX_PATH_BYTES}; `PATH_OUTSIDE_PROJECT` naming the argument and the path when it lies outside the project.
  */
 export function resolvePathPrefix(root: string, prefix: string, argName = 'path'): string | undefined {
+  const bytes = Buffer.byteLength(prefix);
+  if (bytes > MAX_PATH_BYTES) {
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `${argName}: the path is ${bytes} bytes long; no file system path is longer than ${MAX_PATH_BYTES} bytes. Give a file or directory inside the project.`,
+    );
+  }
   const trailing = /[\\/]$/.test(prefix) ? '/' : '';
   let rel: string | undefined;
   if (path.isAbsolute(prefix)) {

@@ -119,6 +119,21 @@ describe('createRetriever', () => {
     await store.close();
   });
 
+  it('refuses a query holding a lone UTF-16 surrogate as a bad argument, without calling the model (a trial got 503 "embedder unavailable")', async () => {
+    const embedded: string[] = [];
+    const counting: Embedder = { info: () => fake.info(), embed: (texts) => (embedded.push(...texts), fake.embed(texts)) };
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}')]);
+    const retriever = createRetriever({ store, getEmbedder: async () => counting, limits: LIMITS });
+    for (const query of ['retry \ud800 x', 'retry \udc00', 'x\ud83d']) {
+      await expect(retriever.search({ query })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^Argument "query" holds a lone UTF-16 surrogate \(\\ud[8c][0-9a-f]{2} at character \d+\)/) });
+    }
+    await expect(retriever.search({ query: 'retry \ud800 x' })).rejects.toThrow('(\\ud800 at character 7)');
+    expect(embedded).toEqual([]);
+    // A whole pair is text: an emoji in a query is searched.
+    expect((await retriever.search({ query: 'retry 😀' })).results.map((r) => r.path)).toEqual(['src/a.ts']);
+    await store.close();
+  });
+
   it('traces every stage of the query path in order, the last list being the results', async () => {
     const store = await storeWith([
       { ...chunk('src/a.ts', 'function retryRequest() { return retry() }'), symbol: 'retryRequest' },

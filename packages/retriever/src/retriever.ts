@@ -23,6 +23,9 @@ import { holdsDefinitionStart, symbolMatches } from './symbol-matches.js';
 import { emptyFilterWarnings } from './empty-filter-warnings.js';
 import { capDemotion } from './cap-demotion.js';
 
+/** A UTF-16 surrogate without its pair: not text (JSON can carry one as `\ud800`), and the model cannot encode it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Any letter or digit: a query without one (`!!!`, `=>`) gives BM25 no term. */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
@@ -95,7 +98,7 @@ export type RankingTrace = (stage: RankingStage, list: readonly ScoredChunk[]) =
 export interface Retriever {
   /**
    * @param trace optional; called with every stage's list (see {@link RankingStage})
-   * @throws MonoragError `INVALID_ARGUMENT` naming `query` or `limit`; `EMBEDDER_UNAVAILABLE` in
+   * @throws MonoragError `INVALID_ARGUMENT` naming `query` (empty, too long, or holding a lone UTF-16 surrogate) or `limit`; `EMBEDDER_UNAVAILABLE` in
    *   `dense` mode when the embedder fails (hybrid mode falls back to BM25 with a warning instead).
    */
   search(request: SearchRequest, trace?: RankingTrace): Promise<SearchResponse>;
@@ -110,6 +113,13 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
     throw new MonoragError(
       ErrorCode.INVALID_ARGUMENT,
       `Argument "query" is ${query.length} characters; at most ${limits.maxQueryChars} are accepted. Shorten it to the essential words or identifiers.`,
+    );
+  }
+  const surrogate = LONE_SURROGATE.exec(query);
+  if (surrogate) {
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `Argument "query" holds a lone UTF-16 surrogate (\\u${surrogate[0].charCodeAt(0).toString(16)} at character ${surrogate.index + 1}), which is not text; send the query as valid Unicode (a JSON \\u escape of half a character pair is the usual cause).`,
     );
   }
   const limit = request.limit ?? limits.defaultLimit;

@@ -16,10 +16,15 @@ describe('decodeText', () => {
     expect(decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toEqual({ kind: 'text', encoding: 'utf-16be', text: 'hé' });
   });
 
-  it('keeps every line of invalid UTF-8 (Latin-1 fallback), so line numbers do not shift', () => {
+  it('keeps every line of invalid UTF-8 (Windows-1252 fallback), so line numbers do not shift', () => {
     const bytes = new Uint8Array([...enc('line1\n'), 0xff, 0xfe, 0x41, ...enc('\nline3\n')]);
     const out = decodeText(bytes);
-    expect(out).toEqual({ kind: 'text', encoding: 'latin1', text: 'line1\n\u00ff\u00feA\nline3\n' });
+    expect(out).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'line1\n\u00ff\u00feA\nline3\n' });
+  });
+
+  it('decodes Windows-1252 quotes, dashes and the euro sign, not C1 controls (a trial got \\x93quoted\\x94)', () => {
+    const bytes = new Uint8Array([...enc('He said '), 0x93, ...enc('quoted'), 0x94, ...enc(' and paid '), 0x80, ...enc('5 '), 0x97, ...enc(' done, na'), 0xef, ...enc('ve\r\nx'), 0x81, ...enc('\n')]);
+    expect(decodeText(bytes)).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'He said \u201cquoted\u201d and paid \u20ac5 \u2014 done, na\u00efve\nx\ufffd\n' });
   });
 
   it('calls a file with a NUL byte binary', () => {

@@ -1,6 +1,8 @@
+import iconv from 'iconv-lite';
+
 /** Result of {@link decodeText}. */
 export type DecodedText =
-  | { kind: 'text'; text: string; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'latin1' }
+  | { kind: 'text'; text: string; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' }
   | { kind: 'binary' };
 
 const SNIFF_BYTES = 8192;
@@ -18,7 +20,11 @@ export function normaliseLineEnds(text: string): string {
 
 /**
  * Decodes file bytes into normalised text: the BOM removed, UTF-16 (by BOM) decoded, CRLF / CR
- * turned into LF. Invalid UTF-8 is decoded as Latin-1 so that no byte is lost and no line shifts.
+ * turned into LF. Invalid UTF-8 is decoded as Windows-1252, the usual single-byte encoding of such
+ * files (Latin-1 with typographic quotes, dashes and the euro sign in 0x80-0x9F), through iconv-lite:
+ * Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1, giving C1 control characters for
+ * `\x93quoted\x94`. One character per byte (the five bytes Windows-1252 leaves undefined become
+ * U+FFFD), so no line shifts.
  * A NUL byte in the first 8 KiB without a UTF-16 BOM means binary.
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
@@ -34,7 +40,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   try {
     return { kind: 'text', encoding: 'utf-8', text: normaliseLineEnds(new TextDecoder('utf-8', { fatal: true }).decode(body)) };
   } catch {
-    // Not valid UTF-8: Latin-1 maps every byte to one character, so line numbers stay exact.
-    return { kind: 'text', encoding: 'latin1', text: normaliseLineEnds(new TextDecoder('latin1').decode(body)) };
+    // Not valid UTF-8: Windows-1252 maps every byte to one character, so line numbers stay exact.
+    return { kind: 'text', encoding: 'windows-1252', text: normaliseLineEnds(iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), 'windows-1252')) };
   }
 }

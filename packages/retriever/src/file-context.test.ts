@@ -187,4 +187,13 @@ describe('readFileContext', () => {
       message: 'Argument "path": src is a directory, not a regular file; only regular files can be read.',
     });
   });
+
+  it('refuses the project root as a directory, naming it, also when ignore rules are given (a trial got "PATH_IGNORED:  is excluded")', async () => {
+    for (const given of ['.', './', root]) {
+      await expect(readFileContext({ root, path: given, isReadable: () => false })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: `Argument "path": ${given} is the project's root directory, not a regular file; only regular files can be read.`,
+      });
+    }
+  });
 });

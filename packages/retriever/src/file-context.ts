@@ -99,6 +99,14 @@ export async function readFileContext(options: FileContextOptions): Promise<File
     );
   }
   const target = resolveProjectPath(root, options.path, 'path');
+  if (target.rel === '') {
+    // The root itself: no ignore rule applies to it, so say what it is rather than that it is ignored.
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `Argument "path": ${options.path} is the project's root directory, not a regular file; only regular files can be read.`,
+      { argument: 'path' },
+    );
+  }
   if (options.isReadable && !options.isReadable(target.rel)) {
     throw new MonoragError(
       ErrorCode.PATH_IGNORED,

@@ -219,6 +219,16 @@ describe('monorag index and search handle bad input', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ mode: 'paths', changed: 1 });
     expect(run.stderr).toContain(`monorag: warning: --paths src/slgu.ts names no file or directory of ${repo} and nothing in its index; check the spelling`);
     expect(run.stderr).not.toContain('--paths src/slug.ts');
+    // An existing file the ignore rules leave out is named too (a trial's `--paths build/server.js` reported nothing).
+    writeFileSync(path.join(repo, '.gitignore'), 'build/\n');
+    mkdirSync(path.join(repo, 'build'), { recursive: true });
+    writeFileSync(path.join(repo, 'build', 'server.js'), 'export const built = 1;\n');
+    const ignored = await runCli(['index', repo, '--json', '--paths', 'build/server.js', '.monorag/index.sqlite', 'src/slug.ts'], env);
+    expect(ignored.code, ignored.stderr).toBe(0);
+    expect(ignored.stderr.split('\n').filter((line) => line.startsWith('monorag: warning:'))).toEqual([
+      'monorag: warning: --paths build/server.js is left out by the ignore rules (.gitignore, .git/info/exclude, .monoragignore, or the defaults for dependencies, builds, secrets and .git), so it is not indexed; a `!build/server.js` line in .monoragignore keeps it.',
+      "monorag: warning: --paths .monorag/index.sqlite is left out by the ignore rules (.gitignore, .git/info/exclude, .monoragignore, or the defaults for dependencies, builds, secrets and .git), so it is not indexed; it is monorag's own data directory, never indexed.",
+    ]);
     // A path that leaves the root gets one error, not also a warning that it names no file; relative or
     // absolute, it is named the same way.
     for (const given of ['../../etc/passwd', '/etc/hosts']) {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, readPathQueue, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
@@ -6,10 +7,11 @@ import { createProgressReporter } from '../progress-reporter.js';
 import { drainedQueued, queueRunLine, type HookQueued } from '../queue-run-line.js';
 import { runEnqueueCommand } from './jobs-command.js';
 import { runEnqueueFromQueue } from './enqueue-from-queue.js';
-import { createProjectContext } from '../project-context.js';
+import { createProjectContext, dataDirIgnorePattern } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
 import { redactedLines } from '../secret-summary.js';
 import { skippedLines } from '../skipped-lines.js';
+import { createReadablePredicate } from '../readable-predicate.js';
 
 /** Options of `monorag index`. */
 export interface IndexCommandOptions {
@@ -125,7 +127,10 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   process.once('SIGTERM', onInterrupt);
   try {
     let enqueued = options.fromQueue ? readPathQueue(context.dataDir) : undefined;
-    if (paths) warnUnknownPaths(context.root, paths, await indexer.store.listFiles());
+    if (paths) {
+      warnUnknownPaths(context.root, paths, await indexer.store.listFiles());
+      warnIgnoredPaths(context.root, paths, createReadablePredicate(context), dataDirIgnorePattern(context));
+    }
     let report = await indexer.run(options.fromQueue ? [] : paths, (p) => progress.update(p));
     if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, options.queued ?? drainedQueued(enqueued), `indexed in ${Date.now() - started} ms`));
     // Hooks that fired during the run saw the lock held, left their paths queued and logged that this
@@ -183,6 +188,26 @@ function queueDescription(queued: HookQueued): string {
 function warnUnknownPaths(root: string, paths: readonly string[], indexed: readonly FileRecord[]): void {
   for (const raw of unknownPaths(root, paths, indexed)) {
     process.stderr.write(`monorag: warning: --paths ${raw} names no file or directory of ${root} and nothing in its index; check the spelling (paths are relative to the project root).\n`);
+  }
+}
+
+/**
+ * Names each `--paths` entry that exists but that the ignore rules leave out (`build/server.js` under a
+ * `.gitignore`'d `build/`, `.git/config`), which a run otherwise passes over without a word.
+ * @param paths repo-relative POSIX paths, as `resolvePathPrefix` gives them
+ */
+function warnIgnoredPaths(root: string, paths: readonly string[], isReadable: (relPath: string) => boolean, dataDirPattern: string | undefined): void {
+  for (const rel of paths) {
+    const bare = rel.replace(/\/$/, '');
+    if (!existsSync(path.join(root, bare)) || isReadable(bare)) continue;
+    const keep = bare.split('/').includes('.git')
+      ? "git's own folder is never indexed"
+      : dataDirPattern !== undefined && `/${bare}/`.startsWith(dataDirPattern)
+        ? "it is monorag's own data directory, never indexed"
+        : `a \`!${rel}\` line in .monoragignore keeps it`;
+    process.stderr.write(
+      `monorag: warning: --paths ${rel} is left out by the ignore rules (.gitignore, .git/info/exclude, .monoragignore, or the defaults for dependencies, builds, secrets and .git), so it is not indexed; ${keep}.\n`,
+    );
   }
 }
 

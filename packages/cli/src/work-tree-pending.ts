@@ -1,10 +1,11 @@
-import { countWorkTreeChanges, createIgnoreFilter, readHeadDifferences } from '@monorag/indexer';
+import { countWorkTreeChanges, createIgnoreFilter, readHeadDifferences, readSkippedFiles } from '@monorag/indexer';
 import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
 
 /**
  * Untracked, uncommitted-edited or deleted (tracked or not), or put back to HEAD's version, non-ignored files of the project changed since the store's last index run
- * (`countWorkTreeChanges` with the project's ignore rules, the data directory included), for the
+ * (`countWorkTreeChanges` with the project's ignore rules, the data directory included; a file a run left out on
+ * purpose, as binary or too large, counts only when changed since that run looked at it), for the
  * freshness of commands that have no file watcher. Paths in `queued` (file jobs waiting in the team
  * stack's queue) are left out: they are queued, not pending unnoticed. `headCommit` is HEAD now
  * (`currentCommit`), which the caller reads for the freshness it reports. The index's manifest is read
@@ -15,12 +16,14 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
   const pattern = dataDirIgnorePattern(context);
   const filter = createIgnoreFilter({ root: context.root, extraIgnores: pattern ? [pattern] : [] });
   const manifest = new Map((await store.listFiles()).map((file) => [file.path, file]));
+  const skipped = await readSkippedFiles(store);
   return countWorkTreeChanges({
     root: context.root,
     sinceMs: Number.isFinite(at) && at > 0 ? at : null,
     filter,
     isIndexed: async (rel) => manifest.has(rel),
     indexedAtOf: async (rel) => manifest.get(rel)?.indexedAt,
+    skippedAtOf: async (rel) => skipped.get(rel),
     indexedPaths: async () => [...manifest.keys()],
     headDifferences: { indexedCommit: (await store.getMeta('indexedCommit')) || null, headCommit, record: () => readHeadDifferences(store) },
     exclude: queued,

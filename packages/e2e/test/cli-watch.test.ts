@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '@monorag/store';
-import { killGroup, startCli, until, type StartedCli } from './cli.js';
+import { killGroup, runCli, startCli, until, type StartedCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -116,6 +116,34 @@ describe('monorag watch', () => {
     expect(watch.stderr()).toContain('monorag: stopping the watch (SIGINT); the index is up to date.\n');
     expect(existsSync(path.join(repo, '.monorag', 'index.lock'))).toBe(false);
   }, 120_000);
+
+  it('files it handled and skipped (binary, too large) leave the index fresh for `status`; a later change to one is pending', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'assets/logo.png': '\x89PNG\r\n\x1a\n' });
+    repos.push(repo);
+    const env = { EMBEDDING_URL: embedding.url, MONORAG_MAX_FILE_BYTES: '2000' };
+    const status = async (): Promise<{ stale: boolean; pendingChanges: number; unqueuedChanges: number; warning: string | null }> => {
+      const run = await runCli(['status', '--project', repo, '--json'], env);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { stale: boolean; pendingChanges: number; unqueuedChanges: number; warning: string | null };
+    };
+    const watch = startWatch([repo], env);
+    await until(() => /full update: 1 added/.test(watch.stdout()) && watch.stdout().includes('Watching'), 'the first run');
+    mkdirSync(path.join(repo, 'edge'));
+    writeFileSync(path.join(repo, 'edge/bin3.dat'), 'x\x00y');
+    await until(() => watch.stdout().includes('  skipped: edge/bin3.dat (binary)\n'), 'the skipped binary file');
+    appendFileSync(path.join(repo, 'assets/logo.png'), 'more bytes');
+    await until(() => watch.stdout().includes('  skipped: assets/logo.png (binary)\n'), 'the grown tracked image');
+    writeFileSync(path.join(repo, 'big.txt'), 'word '.repeat(1000));
+    await until(() => watch.stdout().includes('  skipped: big.txt (too-large: 5000 bytes > 2000)\n'), 'the new file over the limit');
+    // Before, each of the three counted as a change nothing had queued, until a full `monorag index`.
+    expect(await status()).toMatchObject({ stale: false, pendingChanges: 0, unqueuedChanges: 0, warning: null });
+    await ctrlC(watch, cliPid(watch));
+    expect(await watch.exited).toBe(0);
+    // With nothing watching, a change after the skip is pending again.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeFileSync(path.join(repo, 'edge/bin3.dat'), 'x\x00yz');
+    expect(await status()).toMatchObject({ stale: true, pendingChanges: 1, unqueuedChanges: 1 });
+  }, 90_000);
 
   it('a save made during a long run is searchable within seconds: the run is interrupted and the newest file goes first', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });

@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { holdsPrivateKey, isMonoragError, type Chunk, type CodeSymbol, type FileRecord, type Logger } from '@monorag/shared';
 import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
@@ -6,6 +7,7 @@ import { embedChunks } from './embed-chunks.js';
 import { throwIfInterrupted } from './run-interrupted.js';
 import { currentCommit } from './current-commit.js';
 import { headDifferences, recordHeadDifferences } from './head-differences.js';
+import { isHandledSkip, recordSkippedFiles } from './skipped-files.js';
 import { isGeneratedFile } from './detect-generated.js';
 import { matchMovedChunks } from './match-moved-chunks.js';
 import { readProjectFile } from './read-project-file.js';
@@ -129,6 +131,10 @@ interface PendingFile {
  * Freshness: each file's entry records when its text was read (`FileRecord.indexedAt`; raised for a file
  * found unchanged that was saved since), and the index's `indexedAt` meta when the run started, so a
  * file saved or created while a run embeds still counts as pending afterwards (`countWorkTreeChanges`).
+ * Files left out on purpose (binary, too large, generated, minified, a secret) are recorded with the time
+ * the run looked at them (`recordSkippedFiles`), so that freshness does not count them as pending for
+ * good: by a run limited to paths all of them, by a whole-tree run those saved after it started (its
+ * start time covers the others).
  * A full run records the secret scanner it redacted with ({@link SECRET_SCANNER_META}), and makes it the
  * one queue workers are required to use when a whole-tree enqueue had required another ({@link REQUIRED_SCANNER_META}).
  * @throws MonoragError `EMBEDDER_UNAVAILABLE` or `STORE_FAILED`; `RUN_INTERRUPTED` when `signal` is
@@ -143,6 +149,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const differences = await headDifferences(root, scope);
   const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores, scope, filter: options.filter });
   const skipped = [...walk.skipped];
+  // Files left out on purpose, and when this run looked at them (see recordSkippedFiles). The walk looked
+  // after `started`; a whole-tree run's `indexedAt` is `started`, so only a run limited to paths needs these.
+  const handledSkips = new Map<string, number>(scope ? skipped.filter((s) => isHandledSkip(s.reason)).map((s) => [s.path, started]) : []);
   const manifest = new Map((await store.listFiles()).map((f) => [f.path, f]));
   const progress: IndexProgress = {
     phase: 'scan',
@@ -236,9 +245,15 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     report.unchanged++;
     if (file.mtimeMs > previous.indexedAt) await store.setFileIndexedAt(file.path, previous.contentHash, readAt);
   };
-  /** Records a file the index leaves out on purpose, and removes it if an earlier run indexed it. */
-  const leaveOut = async (path: string, reason: 'binary' | 'generated' | 'minified' | 'secret'): Promise<void> => {
+  /**
+   * Records a file read at `readAt` that the index leaves out on purpose, and removes it if an earlier
+   * run indexed it. Freshness learns when it was handled when the run's start does not cover it.
+   */
+  const leaveOut = async (file: WalkedFile, reason: 'binary' | 'generated' | 'minified' | 'secret', readAt: number): Promise<void> => {
+    const { path } = file;
     skipped.push(manifest.has(path) ? { path, reason, removed: true } : { path, reason });
+    // A whole-tree run's start covers a file saved before it (the walk's mtime may predate a save since).
+    if (scope || ((await lstat(file.absPath).catch(() => undefined))?.mtimeMs ?? 0) > started) handledSkips.set(path, readAt);
     await forget(path);
   };
 
@@ -251,7 +266,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     const read = await readProjectFile(file.absPath);
     progress.filesScanned++;
     if (read.kind === 'binary') {
-      await leaveOut(file.path, 'binary');
+      await leaveOut(file, 'binary', readAt);
       continue;
     }
     if (read.kind === 'gone') {
@@ -266,11 +281,11 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
       continue;
     }
     if (isGeneratedFile(file.path, read.text)) {
-      await leaveOut(file.path, 'generated');
+      await leaveOut(file, 'generated', readAt);
       continue;
     }
     if (holdsPrivateKey(read.text)) {
-      await leaveOut(file.path, 'secret');
+      await leaveOut(file, 'secret', readAt);
       continue;
     }
     const previous = manifest.get(file.path);
@@ -298,7 +313,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     // A bundle (lines averaging over 500 characters) is left out; a file of mostly long lines under that
     // average keeps its windows (hand-written code with a long line among short ones is not minified at all).
     if (fallback === 'minified' && redacted.text.length / lineCount(redacted.text) > MAX_AVERAGE_LINE_CHARS) {
-      await leaveOut(file.path, 'minified');
+      await leaveOut(file, 'minified', readAt);
       continue;
     }
     progress.filesToIndex++;
@@ -334,6 +349,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   // When the run started, not now: a file created after the walk is newer than the index, and pending.
   // Only a whole-tree run: a run limited to paths (a git hook, `index --paths`, the watcher) saw no other
   // file, so a new file elsewhere must stay newer than the index (files it wrote carry their own stamps).
+  await recordSkippedFiles(store, handledSkips, scope);
   if (!scope) await store.setMeta('indexedAt', String(started));
   await store.setMeta('indexedCommit', commit ?? '');
   // Which tracked files the index now holds in a state other than HEAD's (freshness notices them put back).

@@ -30,6 +30,13 @@ export interface WorkTreeChangesOptions {
    */
   indexedAtOf?: (relPath: string) => Promise<number | undefined>;
   /**
+   * When an index run last looked at a file and left it out on purpose (binary, too large, generated,
+   * minified, a secret: `readSkippedFiles`), ms since the Unix epoch; undefined for a file no run has
+   * recorded so. Given, such a file counts only when modified after that look (and after `sinceMs`): a
+   * run limited to paths (a watcher's, a git hook's) has handled it, though it did not move `sinceMs`.
+   */
+  skippedAtOf?: (relPath: string) => Promise<number | undefined>;
+  /**
    * Every repo-relative path the index holds. Given, an indexed file git does not track that is gone
    * from the work tree (or became a link) counts too: git lists no deleted untracked file, so only the
    * index knows it was there. Costs one more `git ls-files` and one lstat per untracked indexed file.
@@ -53,7 +60,8 @@ export interface WorkTreeChangesOptions {
  * tracked and modified in the work tree (`git ls-files --others --modified --exclude-standard`),
  * admitted by the project's own ignore rules, and modified after `sinceMs` (new or edited since the
  * last index run started), or, for a file the index holds and `indexedAtOf` is given, after the index
- * read the text it holds; and tracked files deleted from the work tree that the index still holds
+ * read the text it holds, or, for a file a run left out on purpose and `skippedAtOf` is given, after that
+ * run looked at it; and tracked files deleted from the work tree that the index still holds
  * (`isIndexed`; a deletion has no time, so the index's own contents decide), with `indexedPaths`
  * untracked files the index holds that are gone from the work tree, and with `headDifferences` tracked
  * files put back to HEAD's version since the index read them. A symbolic link (to a
@@ -65,7 +73,7 @@ export interface WorkTreeChangesOptions {
  * @returns the number of such files; 0 outside a git work tree or when git cannot run.
  */
 export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Promise<number> {
-  const { root, sinceMs, filter, isIndexed, indexedAtOf, indexedPaths, exclude } = options;
+  const { root, sinceMs, filter, isIndexed, indexedAtOf, skippedAtOf, indexedPaths, exclude } = options;
   if (!existsSync(path.join(root, '.git'))) return 0;
   const git = simpleGit({ baseDir: root });
   let listed: string;
@@ -91,12 +99,18 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
       if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
-    const since = (indexedAtOf && (await indexedAtOf(rel))) ?? sinceMs;
+    const since = (indexedAtOf && (await indexedAtOf(rel))) ?? skippedSince(sinceMs, skippedAtOf && (await skippedAtOf(rel)));
     if (since === null || info.mtimeMs > since) count++;
   }
   const gone = indexedPaths && tracked !== undefined ? await deletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude) : [];
   const reverted = options.headDifferences ? await revertedToHead(root, options.headDifferences, changed, filter, exclude) : [];
   return count + new Set([...gone, ...reverted]).size;
+}
+
+/** The time a file the index does not hold counts from: the later of `sinceMs` and when a run left it out (`skippedAt`). */
+function skippedSince(sinceMs: number | null, skippedAt: number | undefined): number | null {
+  if (skippedAt === undefined) return sinceMs;
+  return sinceMs === null ? skippedAt : Math.max(sinceMs, skippedAt);
 }
 
 /**

@@ -19,7 +19,8 @@ export interface IndexFreshness {
   pendingChanges: number;
   /**
    * Of {@link pendingChanges}, files changed in the work tree (new, edited, deleted since the index saw
-   * them) that nothing has queued for indexing: counted when no file watcher runs; a git hook queues them
+   * them; a file a run left out on purpose, as binary or too large, only when changed after that run)
+   * that nothing has queued for indexing: counted when no file watcher runs; a git hook queues them
    * once committed, `monorag index` at once.
    */
   unqueuedChanges: number;

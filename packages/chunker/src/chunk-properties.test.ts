@@ -2,10 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Chunk } from '@monorag/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Chunker } from './chunker.js';
+import { bundledVocabulary } from './bundled-tokenizer.js';
 import { createChunker } from './create-chunker.js';
 import { isDataChunk } from './drop-data-chunks.js';
 import { estimateTokens } from './estimate-tokens.js';
-import { BERT_SPECIAL_TOKENS } from './wordpiece.js';
+import { BERT_SPECIAL_TOKENS, createWordPieceCounter } from './wordpiece.js';
 
 const fixturesDir = new URL('../test/fixtures/', import.meta.url);
 const srcDir = new URL('./', import.meta.url);
@@ -212,5 +213,68 @@ describe('a line over 2,000 characters among ordinary lines', () => {
     expect(mostlyLong.length / mostlyLong.split('\n').length).toBeLessThan(500);
     expect(chunker.analyse('dist/a.js', mostlyLong).fallback).toBe('minified');
     expect(chunker.analyse('dist/b.js', `${long}\n${long}\nfunction g() {}\n`).fallback).toBe('minified');
+  });
+});
+
+describe('ordinary lines around a long line (a user trial: line 151 in no chunk, or named after line 141)', () => {
+  /** The trial's file: 149 one-line functions (lines 1-149), `long` on line 150, 149 more (151-299). */
+  const aroundLong = (long: string): string =>
+    [
+      ...Array.from({ length: 149 }, (_, i) => `export function repline2Pre${i + 1}(x: number): number { return x + ${i + 1}; }`),
+      long,
+      ...Array.from({ length: 149 }, (_, i) => `export function repline2Post${i + 1}(y: number): number { return y * ${i + 1}; }`),
+    ].join('\n') + '\n';
+  const cases: { name: string; long: string; data: boolean }[] = [
+    { name: 'a 3,000-character data string', long: `export const REPEATED2 = "${'abcdefghij'.repeat(300)}";`, data: true },
+    { name: 'a 60,000-character data string', long: `export const REPEATED2 = "${'abcdefghij'.repeat(6000)}";`, data: true },
+    { name: 'an SVG path', long: `export const ICON = '${'M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2z '.repeat(40)}';`, data: false },
+    { name: 'an English sentence', long: `export const NOTE = '${'The quick brown fox jumps over the lazy dog by the river. '.repeat(40)}';`, data: false },
+  ];
+  // Word pieces, as the CLI counts: a word over 100 characters is one [UNK], so a data line is a handful of
+  // tokens (the default estimate counts it by its length). A vocabulary of [UNK] alone makes every word and
+  // punctuation mark one token; all-MiniLM-L6-v2's own, when installed, is the trial's (line 151 lost).
+  let counters: [string, Chunker][];
+  beforeAll(async () => {
+    const vocab = bundledVocabulary();
+    counters = [
+      ['word pieces', await createChunker({ countTokens: createWordPieceCounter(['[UNK]']) })],
+      ['word pieces, limit 128', await createChunker({ countTokens: createWordPieceCounter(['[UNK]']), maxTokens: 128 })],
+      ['estimate', chunkers[2] as Chunker],
+      ...(vocab === null ? [] : [['all-MiniLM-L6-v2', await createChunker({ countTokens: createWordPieceCounter(vocab) })] as [string, Chunker]]),
+    ];
+  });
+
+  it('covers every line but a data line exactly once, the long line in a chunk alone (a data line in none)', () => {
+    const wrong: string[] = [];
+    for (const [counter, chunker] of counters) {
+      for (const { name, long, data } of cases) {
+        const chunks = chunker.chunk('src/repline.ts', aroundLong(long));
+        const owners = (line: number): string[] => chunks.filter((c) => c.startLine <= line && line <= c.endLine).map((c) => `${c.startLine}-${c.endLine}`);
+        for (let line = 1; line <= 299; line++) {
+          const expected = line !== 150 ? owners(line).length === 1 : owners(line).join() === (data ? '' : '150-150');
+          if (!expected) wrong.push(`${counter}, ${name}: line ${line} in [${owners(line).join(', ')}]`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('names each chunk after the first definition that starts in it; the long line is a window without a name', () => {
+    const wrong: string[] = [];
+    for (const [counter, chunker] of counters) {
+      for (const { name, long } of cases) {
+        const text = aroundLong(long);
+        const lines = text.split('\n');
+        const analysis = chunker.analyse('src/repline.ts', text);
+        expect(analysis.symbols.find((s) => s.role === 'definition' && s.name === 'repline2Post1')).toMatchObject({ startLine: 151, endLine: 151 });
+        for (const c of analysis.chunks) {
+          const names = lines.slice(c.startLine - 1, c.endLine).flatMap((line) => /^export function (\w+)/.exec(line)?.[1] ?? []);
+          const kind = names.length === 0 ? 'window' : names.length === 1 ? 'function' : 'module';
+          const expected = `${kind} ${names[0] ?? null}`;
+          if (`${c.kind} ${c.symbol}` !== expected) wrong.push(`${counter}, ${name}: ${c.startLine}-${c.endLine} ${c.kind} ${c.symbol}, not ${expected}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

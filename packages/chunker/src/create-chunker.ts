@@ -102,16 +102,22 @@ export async function createChunker({
   /**
    * Syntax pieces and symbols of `text` in language `spec`, or the reason there are none; with the rows
    * of syntax errors that swallow later definitions (`swallowingRows`, for a grammar with `resync` rows
-   * whose tree has an error; else []), for the caller to leave out of another parse.
+   * whose tree has an error; else []), for the caller to leave out of another parse. `cutRows` are the
+   * rows blank in `text` that `carveRows` cuts out of the pieces afterwards (`parsedView`'s `long`).
    */
-  const syntaxPlan = (spec: LanguageSpec, ctx: PlanContext, text: string): (Required<Omit<Plan, 'chunks'>> & { swallowed: number[] }) | FallbackReason => {
+  const syntaxPlan = (
+    spec: LanguageSpec,
+    ctx: PlanContext,
+    text: string,
+    cutRows: readonly number[],
+  ): (Required<Omit<Plan, 'chunks'>> & { swallowed: number[] }) | FallbackReason => {
     const parser = parsers.get(spec.id);
     if (!spec.syntax) return 'no-grammar';
     if (!parser) return 'grammar-unavailable';
     const tree = parseWithBudget(parser, text, parseTimeoutMs);
     if (tree === null) return 'parse-timeout';
     try {
-      const pieces = syntaxPieces(ctx, spec.syntax, tree.rootNode);
+      const pieces = syntaxPieces(ctx, spec.syntax, tree.rootNode, cutRows);
       const swallowed = spec.syntax.resync ? swallowingRows(tree, ctx.lines.lines, spec.syntax.resync) : [];
       return { pieces, fallback: null, symbols: extractSymbols(tree, spec.syntax, queries.get(spec.id) ?? null), swallowed };
     } finally {
@@ -168,7 +174,7 @@ export async function createChunker({
         const scripts: Piece[] = [];
         const symbols: CodeSymbol[] = [];
         for (const block of blocks) {
-          const planned = syntaxPlan(languageById(block.language), parsed.ctx, maskToBlock(parsed.ctx.lines.lines, block));
+          const planned = syntaxPlan(languageById(block.language), parsed.ctx, maskToBlock(parsed.ctx.lines.lines, block), parsed.long);
           if (typeof planned === 'string') return windowsBecause(ctx, planned);
           const long = parsed.long.filter((row) => row >= block.start && row <= block.end);
           scripts.push(...carveRows(planned.pieces, long));
@@ -179,14 +185,14 @@ export async function createChunker({
       case 'syntax': {
         if (looksMinified(ctx.lines.lines)) return windowsBecause(ctx, 'minified');
         let parsed = parsedView(ctx, text);
-        let planned = syntaxPlan(spec, parsed.ctx, parsed.text);
+        let planned = syntaxPlan(spec, parsed.ctx, parsed.text, parsed.long);
         // A syntax error that swallows the definitions after it (Python's unclosed bracket): its rows are left
         // out of another parse, as long rows are, a few rounds (one fix can reveal the next error).
         const extra: number[] = [];
         for (let round = 0; round < MAX_RESYNC_ROUNDS && typeof planned !== 'string' && planned.swallowed.length > 0; round++) {
           extra.push(...planned.swallowed);
           const view = parsedView(ctx, text, extra);
-          const again = syntaxPlan(spec, view.ctx, view.text);
+          const again = syntaxPlan(spec, view.ctx, view.text, view.long);
           if (typeof again === 'string') break;
           parsed = view;
           planned = again;

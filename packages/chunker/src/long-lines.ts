@@ -10,6 +10,16 @@ export function longRows(rows: readonly string[]): number[] {
 }
 
 /**
+ * Whether a piece is a long row's own chunk: one row over `MAX_PARSED_LINE_CHARS`, as `carveRows` leaves
+ * it. Nothing joins it and it joins nothing (`mergeFragments`): under BERT's word pieces a line of data is
+ * a handful of tokens (a word over 100 characters is one `[UNK]`), and code joined to it would be dropped with it
+ * as a data chunk (`isDataChunk`).
+ */
+export function isLongRowPiece(rows: readonly string[], piece: Piece): boolean {
+  return piece.start === piece.end && (rows[piece.start] ?? '').length > MAX_PARSED_LINE_CHARS;
+}
+
+/**
  * `rows` with each row of `long` emptied, so that the parser reads a file with one data line of
  * 100,000 characters at the cost of its other lines, and every row keeps its number.
  */

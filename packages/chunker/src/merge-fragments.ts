@@ -1,4 +1,5 @@
 import { isPragmaChunk } from './drop-pragma-chunks.js';
+import { isLongRowPiece } from './long-lines.js';
 import type { Piece } from './piece.js';
 import type { PlanContext } from './plan-context.js';
 
@@ -27,8 +28,9 @@ function sharedDepth(a: readonly string[], b: readonly string[]): number {
  * piece fits `ctx.maxTokens` with the neighbour's header; of two, the one sharing more enclosing
  * scopes, then the smaller result. The joined piece keeps the neighbour's kind, symbol, scopes and
  * signature, so a test's fragment (`describe('Pool', () => {` and a constant) never joins a piece
- * without a name (the module code before it): its title would be lost. Repeats until nothing changes,
- * so a head of two fragments goes to the piece after both.
+ * without a name (the module code before it): its title would be lost. A long row's chunk
+ * (`isLongRowPiece`) stays alone: it neither joins a neighbour nor takes one in. Repeats until nothing
+ * changes, so a head of two fragments goes to the piece after both.
  * (A function's last statements too small to stand alone are balanced against the part before them
  * by the planner, which knows where statements end: see `syntaxPieces`.)
  * @param pieces sorted, non-overlapping pieces (as `normalisePieces` leaves them); not modified
@@ -40,7 +42,10 @@ export function mergeFragments(ctx: PlanContext, pieces: readonly Piece[], minTo
   const pieceTokens = (start: number, end: number, target: Piece): number => ctx.pieceTokens(start, end, target.scopes, target.signature);
   // A source-map pragma alone stays alone, for the chunker to drop (`dropPragmaChunks`).
   const isFragment = (piece: Piece): boolean =>
-    !piece.whole && ctx.lines.tokens(piece.start, piece.end) < minTokens && !isPragmaChunk(ctx.lines.text(piece.start, piece.end));
+    !piece.whole &&
+    ctx.lines.tokens(piece.start, piece.end) < minTokens &&
+    !isPragmaChunk(ctx.lines.text(piece.start, piece.end)) &&
+    !isLongRowPiece(ctx.lines.lines, piece);
   let changed = true;
   while (changed) {
     changed = false;
@@ -48,7 +53,7 @@ export function mergeFragments(ctx: PlanContext, pieces: readonly Piece[], minTo
       const piece = out[i] as Piece;
       if (!isFragment(piece)) continue;
       const path = pathOf(piece);
-      const neighbours = [i - 1, i + 1].filter((j) => j >= 0 && j < out.length);
+      const neighbours = [i - 1, i + 1].filter((j) => j >= 0 && j < out.length && !isLongRowPiece(ctx.lines.lines, out[j] as Piece));
       const joins = neighbours
         .map((j) => {
           const target = out[j] as Piece;

@@ -33,6 +33,14 @@ function chunkKindOf(def: Definition, owner: Definition | null): ChunkKind {
   }
 }
 
+/** For each row r (0..rows), how many of `cutRows` lie before it: a prefix count, so a range is checked in O(1). */
+function cutRowCounts(rows: number, cutRows: readonly number[]): Int32Array {
+  const counts = new Int32Array(rows + 1);
+  for (const row of cutRows) if (row >= 0 && row < rows) counts[row + 1] = 1;
+  for (let row = 0; row < rows; row++) counts[row + 1] = (counts[row + 1] ?? 0) + (counts[row] ?? 0);
+  return counts;
+}
+
 /**
  * Plans the chunks of a parsed file (see the package README for the rules):
  * definitions with their comments and decorators; small neighbours grouped up to the limit;
@@ -41,11 +49,17 @@ function chunkKindOf(def: Definition, owner: Definition | null): ChunkKind {
  * stays whole, one over the limit is cut into line windows that each fit (only a single line over the
  * limit, which no line window can split, makes a chunk over it).
  * @param root the tree's root node; walked only through definition bodies, with bounded depth
+ * @param cutRows rows (0-based) that `carveRows` cuts out of the pieces afterwards (long rows, blank in
+ *   `ctx`): a group never spans one and an item holding one is planned alone, so that each piece left on
+ *   either side of a cut row is named after its own content (a group after its first definition)
  */
-export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Piece[] {
+export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node, cutRows: readonly number[] = []): Piece[] {
   const out: Piece[] = [];
   const max = ctx.maxTokens;
   const small = Math.max(1, Math.floor(max / 4));
+  const cutsBefore = cutRowCounts(ctx.lines.lines.length, cutRows);
+  /** Whether a cut row lies in rows start..end (0-based inclusive). */
+  const cuts = (start: number, end: number): boolean => end >= start && (cutsBefore[end + 1] ?? 0) > (cutsBefore[start] ?? 0);
 
   const signatureOf = (def: Definition): string => toSignature(ctx.lines.lines[def.signatureRow] ?? '');
   const metaOf = (def: Definition, scopes: string[], owner: Definition | null): PieceMeta => ({
@@ -99,7 +113,13 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         else emitWhole(item.start, item.end, meta, owner === null ? { ...WINDOW_META, scopes } : meta);
       } else if (isDefinition(item) && tokens >= small) {
         const first = group[0];
-        if (first && !group.some(isDefinition) && tokensOf(first.start, (group[group.length - 1] as Item).end, codeMetaOf(scopes, owner)) < small && tokensOf(first.start, item.end, meta) <= max) {
+        if (
+          first &&
+          !group.some(isDefinition) &&
+          !cuts(first.start, item.start) &&
+          tokensOf(first.start, (group[group.length - 1] as Item).end, codeMetaOf(scopes, owner)) < small &&
+          tokensOf(first.start, item.end, meta) <= max
+        ) {
           // A small run of code before a definition (imports, `'use strict'`, constants, a divider comment)
           // is usually its preamble: alone it would be a chunk a reader does not recognise.
           group = [];
@@ -112,9 +132,10 @@ export function syntaxPieces(ctx: PlanContext, spec: SyntaxSpec, root: Node): Pi
         const first = group[0];
         if (first) {
           const candidate = [...group, item];
-          if (tokensOf(first.start, item.end, groupMetaOf(candidate, scopes, owner)) > max) flush();
+          if (cuts(first.start, item.end) || tokensOf(first.start, item.end, groupMetaOf(candidate, scopes, owner)) > max) flush();
         }
         group.push(item);
+        if (cuts(item.start, item.end)) flush();
       }
     }
     flush();

@@ -16,5 +16,9 @@
  * tsc-19: in Python, a syntax error that runs past a later `def`/`class`/decorator at column 0 (an unclosed
  * bracket) has its rows before that row left out of the parse and carved into chunks like long rows, so the
  * definitions after it keep their chunks and symbols; files that parse cleanly are unchanged.
+ * tsc-20: a long line's chunk (over 2000 characters) stays alone: no fragment joins it nor it a neighbour, so
+ * code next to a data line is no longer dropped with it; a group of small items never spans a long line (nor
+ * a row a Python parse left out), so the chunk after one is named after its own first definition. Other
+ * files are unchanged.
  */
-export const CHUNKER_VERSION = 'tsc-19';
+export const CHUNKER_VERSION = 'tsc-20';

@@ -58,9 +58,13 @@ export interface WatchedProject<R = IndexReport> {
   watcher(): ProjectWatcher | undefined;
   /** Resolves when the watcher's first scan is done. */
   ready: Promise<void>;
-  /** Changed paths not yet indexed: the scheduler's and the git hooks' queue files. */
+  /**
+   * Changed paths not yet indexed: the scheduler's, a change of an ignore-rules file whose full run has not
+   * started (one), and the git hooks' queue files. A full run asked for without a change (the start-up
+   * catch-up, a whole-tree `sync_index`) is no changed path: {@link indexing} reports it.
+   */
   pendingChanges(): number;
-  /** True while this process or another one indexes the project. */
+  /** True while this process or another one indexes the project, or a full run asked for without a changed path waits to start. */
   indexing(): boolean;
   close(): Promise<void>;
 }
@@ -95,13 +99,24 @@ export function watchProject<R = IndexReport>(
   const { logger } = context;
   const { filter } = runner;
   let closed = false;
+  /** An ignore-rules file changed and the full run it asks for has not started yet. */
+  let rulesPending = false;
   const scheduler = createIndexScheduler<R>({
     debounceMs,
     maxWaitMs,
     outage: runner.outage,
     logger,
     run: async (paths, signal) => {
-      const report = await runner.run(paths, signal);
+      const rules = paths === undefined && rulesPending;
+      if (paths === undefined) rulesPending = false;
+      let report: R;
+      try {
+        report = await runner.run(paths, signal);
+      } catch (error) {
+        // The scheduler puts the full run back (a retry, or the follow-up of an interrupted run): so is its change.
+        if (rules) rulesPending = true;
+        throw error;
+      }
       onRun?.(report);
       // A hook may have queued paths while this run held the lock and saw the lock held: pick them up.
       if (runner.takesHookQueue && pathQueueLength(context.dataDir) > 0) scheduler.enqueue([]);
@@ -117,6 +132,7 @@ export function watchProject<R = IndexReport>(
       onPaths: (paths) => scheduler.enqueue(paths),
       onRulesChanged: () => {
         filter.reset();
+        rulesPending = true;
         scheduler.enqueue();
         if (closed) return;
         const old = watcher;
@@ -133,11 +149,11 @@ export function watchProject<R = IndexReport>(
     scheduler,
     watcher: () => watcher,
     ready: watcher ? watcher.ready : Promise.resolve(),
-    pendingChanges: () => {
+    pendingChanges: () => scheduler.status().pendingPaths + (rulesPending ? 1 : 0) + pathQueueLength(context.dataDir),
+    indexing: () => {
       const s = scheduler.status();
-      return s.pendingPaths + (s.pendingFull ? 1 : 0) + pathQueueLength(context.dataDir);
+      return s.running || (s.pendingFull && !rulesPending) || indexLockHolder(context.dataDir) !== null;
     },
-    indexing: () => scheduler.status().running || indexLockHolder(context.dataDir) !== null,
     async close() {
       closed = true;
       stopHead();

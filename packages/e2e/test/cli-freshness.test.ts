@@ -1,7 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { cliCommand, REPO_ROOT, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 
@@ -115,5 +117,35 @@ describe('the CLI freshness flag', () => {
     expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
     const search = await runCli(['search', 'tokScratch', '--lexical', '--json', '--project', repo], env);
     expect((JSON.parse(search.stdout) as { results: { path: string }[] }).results.map((hit) => hit.path)).not.toContain('src/scratch.ts');
+  }, 60_000);
+});
+
+describe('monorag serve: freshness from the start', () => {
+  it('an up-to-date index has no pending change right after start: the catch-up run is an update in progress', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+    const indexed = await runCli(['index', repo, '--quiet'], env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+    const { command, args } = cliCommand(['serve', repo]);
+    const client = new Client({ name: 'monorag-freshness-start', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command, args, cwd: REPO_ROOT, stderr: 'pipe', env: { ...(process.env as Record<string, string>), ...env, MONORAG_LOG_LEVEL: 'warn' } }));
+    try {
+      const seen: Array<Freshness & { indexing: boolean }> = [];
+      let lastRun: Record<string, unknown> | null = null;
+      // From `initialize` on, until the catch-up run has finished: before, the first reads said "1 changed path(s) are waiting".
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+        const result = (await client.callTool({ name: 'index_status', arguments: {} })) as unknown as { structuredContent: { index: Freshness & { indexing: boolean }; lastRun: Record<string, unknown> | null } };
+        seen.push(result.structuredContent.index);
+        lastRun = result.structuredContent.lastRun;
+        if (lastRun !== null && !result.structuredContent.index.stale) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(lastRun).toMatchObject({ mode: 'full', added: 0, changed: 0, deleted: 0 });
+      expect(seen.map((index) => index.pendingChanges)).toEqual(seen.map(() => 0));
+      for (const index of seen.filter((i) => i.stale)) expect(index).toMatchObject({ indexing: true, warning: 'Results may be out of date: an index update is in progress.' });
+      expect(seen.at(-1)).toMatchObject({ stale: false, indexing: false, warning: null });
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

@@ -26,7 +26,10 @@ export interface IndexFreshness {
   unqueuedChanges: number;
   /** The team stack's file-job queue (`queue.kind` bullmq): its backlog and workers; null with the in-process queue. */
   queue: QueueBacklog | null;
-  /** An index run is in progress (in this or another process). */
+  /**
+   * An index run is in progress (in this or another process), or a watching server's full run asked for
+   * without a changed path (its start-up catch-up, a whole-tree `sync_index`) is about to start.
+   */
   indexing: boolean;
   /** True when the tree has moved on from the index: pending changes, a run in progress, or HEAD != indexedCommit. */
   stale: boolean;

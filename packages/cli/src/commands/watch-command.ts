@@ -124,7 +124,9 @@ async function untilStopped<R>(context: ProjectContext, watched: WatchedProject<
     // No new run may start while the watcher closes (a queue-mode plan in progress finishes first).
     const closing = watched.scheduler.close();
     void closing.then(() => {
-      process.stderr.write(`\nmonorag: stopping the watch (${signal}); ${stopLine(watched.pendingChanges())}\n`);
+      // A full run that never started (the start-up catch-up) may have had changes to index: not up to date.
+      const pending = watched.pendingChanges() || (watched.scheduler.status().pendingFull ? 1 : 0);
+      process.stderr.write(`\nmonorag: stopping the watch (${signal}); ${stopLine(pending)}\n`);
       resolveStop();
     });
   };

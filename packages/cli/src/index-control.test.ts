@@ -99,6 +99,19 @@ describe('the freshness of a watched project (serve, gateway)', () => {
     expect(after.lastRun).toMatchObject({ mode: 'full', added: 0, changed: 0, deleted: 0 });
   });
 
+  it('takes a run in progress when asked, so a run that ends while HEAD is read does not make the answer fresh', async () => {
+    // The catch-up run holds the index (as when a search is answered from it before the run deleted files).
+    const { watched, control, release } = await serveFreshIndex(0);
+    await until(() => watched.scheduler.status().running, 'the catch-up run to start');
+    // Asked, then the run ends before the answer is made: before, the watcher's state was read after
+    // HEAD (a git process), by which time the run had ended and the answer read fresh.
+    const asked = control.readFreshness();
+    release();
+    await until(() => !watched.scheduler.status().running, 'the catch-up run to end');
+    expect(await asked).toMatchObject({ indexing: true, stale: true, warning: 'Results may be out of date: an index update is in progress.' });
+    expect(await control.readFreshness()).toMatchObject({ indexing: false, stale: false });
+  });
+
   it('a change of an ignore-rules file is one pending change until the full run it asks for starts', async () => {
     // A long debounce: the runs start when the test syncs.
     const { context, watched, control, release, fullRuns } = await serveFreshIndex(60_000);

@@ -10,6 +10,10 @@ import type { WatchedProject } from './watch-project.js';
 
 /** Index state and updates for `monorag serve`, plus the freshness every tool result carries. */
 export interface ServeIndexControl extends IndexControl {
+  /**
+   * The index's freshness. Runs in progress and queued paths are taken when it is called, the rest (HEAD,
+   * the store's record) once read: called before a search, its answer is never fresher than the index the search reads.
+   */
   readFreshness(): Promise<IndexFreshness>;
 }
 
@@ -71,18 +75,16 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
     const watching = w?.watcher() !== undefined;
+    // Runs and queued paths as they stand when asked, before anything is awaited: a run that ends while
+    // HEAD is read must not make results read from the index before it (a search's) look fresh.
+    const pendingChanges = w ? w.pendingChanges() : pathQueueLength(context.dataDir);
+    const indexing = w ? w.indexing() : indexLockHolder(context.dataDir) !== null;
     const queued = await backlog.read(!watching);
     // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked
     // and edited files that nothing queued (a queued file job is counted by the queue).
     const headCommit = await currentCommit(context.root);
     const unqueued = watching ? 0 : await countWorkTreePending(context, store, headCommit, queued?.queuedPaths);
-    return readIndexFreshness(store, {
-      headCommit,
-      pendingChanges: w ? w.pendingChanges() : pathQueueLength(context.dataDir),
-      unqueuedChanges: unqueued,
-      indexing: w ? w.indexing() : indexLockHolder(context.dataDir) !== null,
-      queue: queued?.backlog,
-    });
+    return readIndexFreshness(store, { headCommit, pendingChanges, unqueuedChanges: unqueued, indexing, queue: queued?.backlog });
   };
   return {
     readFreshness,

@@ -17,6 +17,11 @@ import { createQueueBacklogReader, type QueueBacklogReader } from './queue-backl
 export interface OpenIndex {
   store: ChunkStore;
   retriever: Retriever;
+  /**
+   * The index's freshness against the work tree. A run in progress (the index lock) and the git hooks'
+   * queued paths are taken when it is called, the rest once read: called before a search, its answer is
+   * never fresher than the index the search reads (a run that ends meanwhile leaves it stale).
+   */
   readFreshness: () => Promise<IndexFreshness>;
   /** The file-job queue's backlog for freshness (reads null with the in-process queue); closed by `close`. */
   backlog: QueueBacklogReader;
@@ -67,15 +72,18 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
   const backlog = createQueueBacklogReader(context);
   // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked or edited files changed since the
   // last run that nothing queued, a run in another process, and in queue mode the file jobs and the workers to run them.
+  // The run in progress and the hooks' queue are taken when asked, before anything is awaited (see `OpenIndex.readFreshness`).
   const readFreshness = async (): Promise<IndexFreshness> => {
+    const pendingChanges = pathQueueLength(context.dataDir);
+    const indexing = indexLockHolder(context.dataDir) !== null;
     await follow();
     const queued = await backlog.read(true);
     const headCommit = await currentCommit(context.root);
     return readIndexFreshness(store, {
       headCommit,
-      pendingChanges: pathQueueLength(context.dataDir),
+      pendingChanges,
       unqueuedChanges: await countWorkTreePending(context, store, headCommit, queued?.queuedPaths),
-      indexing: indexLockHolder(context.dataDir) !== null,
+      indexing,
       queue: queued?.backlog,
     });
   };

@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -148,4 +149,48 @@ describe('monorag serve: freshness from the start', () => {
       await client.close();
     }
   }, 60_000);
+
+  it('results read before the catch-up run removed files deleted or renamed while nothing watched are never labelled fresh', async () => {
+    // `git rev-parse` slowed to 80 ms, as on a loaded machine: the freshness reads HEAD after each search. Before, it took
+    // the watcher's state after that read, by which time the catch-up run could have ended: every start below then gave
+    // a result holding py/README.md labelled `stale: false, indexing: false`.
+    const slowGit = mkdtempSync(path.join(tmpdir(), 'monorag-slow-git-'));
+    writeFileSync(path.join(slowGit, 'git'), '#!/bin/sh\ncase " $* " in *" rev-parse "*) sleep 0.08 ;; esac\nexec env PATH="$MONORAG_REAL_PATH" git "$@"\n');
+    chmodSync(path.join(slowGit, 'git'), 0o755);
+    const served = { ...(process.env as Record<string, string>), ...env, MONORAG_LOG_LEVEL: 'warn', MONORAG_REAL_PATH: process.env.PATH ?? '', PATH: `${slowGit}:${process.env.PATH ?? ''}` };
+    let heldStale = 0;
+    try {
+      for (let start = 0; start < 3; start++) {
+        const repo = makeGitRepo({
+          'packages/api/README.md': '# API\n\nThe walrusapi readme.\n', 'py/README.md': '# Py\n\nThe walruspy readme.\n', 'src/a.ts': tokenFile('tokA'),
+        });
+        expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+        git(repo, 'mv', 'packages/api/README.md', 'packages/api/ABOUT.md');
+        rmSync(path.join(repo, 'py/README.md'));
+        const { command, args } = cliCommand(['serve', repo]);
+        const client = new Client({ name: 'monorag-freshness-deleted', version: '0.0.0' });
+        await client.connect(new StdioClientTransport({ command, args, cwd: REPO_ROOT, stderr: 'pipe', env: served }));
+        try {
+          for (const deadline = Date.now() + 20_000; ;) {
+            const result = (await client.callTool({ name: 'search_code', arguments: { query: 'walrusapi walruspy readme', limit: 5 } })) as unknown as {
+              structuredContent: { results: Array<{ path: string }>; index: Freshness & { indexing: boolean } };
+            };
+            const { results, index } = result.structuredContent;
+            const held = results.map((hit) => hit.path).filter((p) => p === 'py/README.md' || p === 'packages/api/README.md');
+            if (held.length > 0) {
+              expect(index, `start ${start}: ${held.join(', ')}`).toMatchObject({ stale: true });
+              heldStale++;
+            } else if (!index.stale) break;
+            expect(Date.now()).toBeLessThan(deadline);
+          }
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      rmSync(slowGit, { recursive: true, force: true });
+    }
+    // The searches did reach the index before the catch-up run removed the files.
+    expect(heldStale).toBeGreaterThan(0);
+  }, 120_000);
 });

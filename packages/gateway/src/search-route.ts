@@ -30,7 +30,7 @@ function resolveField<T>(res: Response, field: string, resolve: () => T): T | ty
  * `POST /v1/search`: hybrid (or `lexical` / `dense`) search over the project's index. Answers 200 with
  * `{"results": [{path, startLine, endLine, symbol, scopes, kind, language, score, snippet, alsoAt?}], "mode", "index",
  * "warnings"}`, the JSON of `monorag search --json` (the `index` freshness judged against the work tree,
- * as the CLI and the MCP tool do). An empty body is 400 showing the body expected; a bad body 400
+ * as the CLI and the MCP tool do, and asked for before the search, so it is never fresher than the results). An empty body is 400 showing the body expected; a bad body 400
  * naming the field; a `path` outside the project
  * 403; an unknown `language` 400; an unavailable embedder 503. Refusals of a field name it in `field`.
  */
@@ -49,9 +49,12 @@ export function createSearchHandler(
     if (pathPrefix === REFUSED) return;
     const languageId = resolveField(res, 'language', () => (language === undefined ? undefined : resolveLanguage(language, 'language')));
     if (languageId === REFUSED) return;
+    // Asked before the search reads the index: a run that ends during the search must not label its results fresh.
+    const freshness = readFreshness();
+    freshness.catch(() => undefined); // a failed search is answered with its own error
     try {
       const searched = await retriever.search({ query, limit, mode, pathPrefix, language: languageId });
-      const response: SearchResponse = { ...searched, index: await readFreshness() };
+      const response: SearchResponse = { ...searched, index: await freshness };
       res.json(response);
     } catch (error) {
       sendThrown(res, error);

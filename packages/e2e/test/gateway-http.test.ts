@@ -4,12 +4,12 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from './cli.js';
+import { REPO_ROOT, runCli, until } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
 import { FIXTURE_FILES } from './fixture-repo.js';
 import { writeGeneratedCorpus } from './generated-corpus.js';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
-import { makeGitRepo } from './git-repo.js';
+import { makeGitRepo, tokenFile } from './git-repo.js';
 
 const TOKEN = 'e2e-gateway-token-0123456789abcdef';
 const OTHER_TOKEN = 'e2e-gateway-token-fedcba9876543210';
@@ -433,4 +433,29 @@ describe('monorag gateway: rate limit, bind safety, shutdown', () => {
     expect(closed[0]).toContain('"why":"the gateway is shutting down"');
     await client.close();
   });
+});
+
+describe('monorag gateway: freshness while it watches', () => {
+  it('GET /v1/status says what index_status says: a save being indexed is an update in progress, not a change nothing queued', async () => {
+    // Each embedding request waits 3 s, so the run of a save lasts.
+    const slow = await startFakeEmbeddingHttp('fake-hash-embedder', { delayMs: 3000 });
+    const watched = makeGitRepo({ 'src/a.ts': tokenFile('tokA') });
+    expect((await runCli(['index', watched, '--quiet'], { EMBEDDING_URL: slow.url })).code).toBe(0);
+    const running = await startGatewayProcess(watched, { EMBEDDING_URL: slow.url }, [], { watch: true });
+    try {
+      const status = async (): Promise<Record<string, unknown>> => (await fetch(`${running.url}/v1/status`)).json() as Promise<Record<string, unknown>>;
+      await until(async () => (await status()).stale === false, 'the catch-up run');
+      const embedded = slow.texts();
+      writeFileSync(path.join(watched, 'src/b.ts'), tokenFile('tokB'));
+      await until(() => slow.texts() > embedded, 'the run of the save to be embedding');
+      // Before, /v1/status counted the work tree as a server without a watcher does: the save was "1 changed
+      // file(s) in the work tree are not queued for indexing (a git hook queues them once committed, ...)".
+      expect(await status()).toMatchObject({ pendingChanges: 0, unqueuedChanges: 0, indexing: true, stale: true, warning: 'Results may be out of date: an index update is in progress.' });
+      await until(async () => (await status()).stale === false, 'the save in the index', 30_000);
+      expect(await status()).toMatchObject({ files: 2, pendingChanges: 0, indexing: false });
+    } finally {
+      await running.stop();
+      await slow.stop();
+    }
+  }, 90_000);
 });

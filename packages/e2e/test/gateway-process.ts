@@ -13,12 +13,13 @@ export interface GatewayProcess {
 }
 
 /**
- * Starts `monorag gateway <repo> --port <free port> --no-watch` with extra environment variables and
- * resolves once it prints its URL line; rejects with its stderr if it exits first or takes over 60 s.
+ * Starts `monorag gateway <repo> --port <free port> --no-watch` (without `--no-watch` when `watch` is set)
+ * with extra environment variables and resolves once it prints its URL line; rejects with its stderr if
+ * it exits first or takes over 60 s.
  */
-export async function startGatewayProcess(repo: string, env: Record<string, string>, extraArgs: string[] = []): Promise<GatewayProcess> {
+export async function startGatewayProcess(repo: string, env: Record<string, string>, extraArgs: string[] = [], { watch = false }: { watch?: boolean } = {}): Promise<GatewayProcess> {
   const port = await findFreePort();
-  const { command, args } = cliCommand(['gateway', repo, '--port', String(port), '--no-watch', ...extraArgs]);
+  const { command, args } = cliCommand(['gateway', repo, '--port', String(port), ...(watch ? [] : ['--no-watch']), ...extraArgs]);
   const child: ChildProcess = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -57,7 +57,8 @@ export async function runGatewayCommand(project: string | undefined, options: Ga
   try {
     const running = await startGateway({
       project: served.mcp,
-      readStatus: () => readStatusReport(context, served.index),
+      // The freshness of the tools (index_status), which knows the watcher: the index's own counts the work tree itself.
+      readStatus: () => readStatusReport(context, served.index, served.mcp.readFreshness),
       probes: createHealthProbes(context, served.index),
       tokens: settings.tokens,
       rateLimit: { max: settings.rateLimit, windowMs: settings.rateWindowSeconds * 1000 },

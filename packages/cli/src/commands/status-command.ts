@@ -49,9 +49,13 @@ export interface StatusReport extends IndexFreshness {
   secrets: IndexSecrets & { scanner: string | null };
 }
 
-/** Reads the {@link StatusReport} of an open index: its freshness (against the work tree), identity and fallbacks. */
-export async function readStatusReport(context: ProjectContext, index: OpenIndex): Promise<StatusReport> {
-  const freshness = await index.readFreshness();
+/**
+ * Reads the {@link StatusReport} of an open index: its freshness, identity and fallbacks. The freshness is
+ * `readFreshness`: by default the index's own (against the work tree); a server passes the one its tools
+ * report (which knows its watcher and its runs), so `GET /v1/status` says what `index_status` says.
+ */
+export async function readStatusReport(context: ProjectContext, index: OpenIndex, readFreshness: () => Promise<IndexFreshness> = index.readFreshness): Promise<StatusReport> {
+  const freshness = await readFreshness();
   const files = await index.store.listFiles();
   const scanner = (await index.store.getMeta(SECRET_SCANNER_META)) ?? null;
   return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks: fallbackSummary(files), secrets: { ...indexSecrets(files), scanner } };

@@ -1,4 +1,4 @@
-import { currentCommit, indexLockHolder, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
+import { currentCommit, indexLockHolder, liveWatcher, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { SKIPPED_LISTED, type IndexControl, type IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
@@ -84,7 +84,11 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     // and edited files that nothing queued (a queued file job is counted by the queue).
     const headCommit = await currentCommit(context.root);
     const unqueued = watching ? 0 : await countWorkTreePending(context, store, headCommit, queued?.queuedPaths);
-    return readIndexFreshness(store, { headCommit, pendingChanges, unqueuedChanges: unqueued, indexing, queue: queued?.backlog });
+    return readIndexFreshness(store, {
+      headCommit, pendingChanges, unqueuedChanges: unqueued, indexing, queue: queued?.backlog,
+      // Without a watcher here (--no-watch), another process's (`monorag watch`) may pick the changes up.
+      watcherPid: watching ? null : liveWatcher(context.dataDir),
+    });
   };
   return {
     readFreshness,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { checkEmbedderIdentity, type Embedder } from '@monorag/embedder-client';
-import { currentCommit, indexLockHolder, pathQueueLength } from '@monorag/indexer';
+import { currentCommit, indexLockHolder, liveWatcher, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { openSqliteStore, type ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
@@ -71,7 +71,8 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
   };
   const backlog = createQueueBacklogReader(context);
   // Freshness judged against the work tree: HEAD, paths queued by git hooks, untracked or edited files changed since the
-  // last run that nothing queued, a run in another process, and in queue mode the file jobs and the workers to run them.
+  // last run that nothing queued (and whether another process's watcher picks them up), a run in another process, and in
+  // queue mode the file jobs and the workers to run them.
   // The run in progress and the hooks' queue are taken when asked, before anything is awaited (see `OpenIndex.readFreshness`).
   const readFreshness = async (): Promise<IndexFreshness> => {
     const pendingChanges = pathQueueLength(context.dataDir);
@@ -85,6 +86,8 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
       unqueuedChanges: await countWorkTreePending(context, store, headCommit, queued?.queuedPaths),
       indexing,
       queue: queued?.backlog,
+      // A `watch`, `serve` or `gateway` of this project picks up what is counted above: say so rather than advise a run.
+      watcherPid: liveWatcher(context.dataDir),
     });
   };
   return {

@@ -1,8 +1,8 @@
 import {
-  createIndexScheduler, embedderOutageProbe, indexLockHolder, watchGitHead, pathQueueLength, startProjectWatcher,
-  type IgnoreFilter, type IndexReport, type IndexScheduler, type OutageProbe, type ProjectWatcher,
+  createIndexScheduler, embedderOutageProbe, indexLockHolder, registerWatcher, watchGitHead, pathQueueLength, startProjectWatcher,
+  type IgnoreFilter, type IndexReport, type IndexScheduler, type OutageProbe, type ProjectWatcher, type WatcherRegistration,
 } from '@monorag/indexer';
-import type { Logger } from '@monorag/shared';
+import { errorMessage, type Logger } from '@monorag/shared';
 import type { ProjectContext } from './project-context.js';
 import type { ProjectIndexer } from './project-indexer.js';
 
@@ -89,7 +89,8 @@ export interface WatchProjectOptions<R = IndexReport> {
  * watching, schedules one full run at once (in process it builds a missing index and catches up with
  * changes made while nothing watched; in queue mode it enqueues the jobs for them); without `watch`
  * runs start only when asked (`scheduler.sync` / `enqueue`). A change of an ignore-rules file
- * triggers a full run and a fresh watcher, so newly included directories are watched.
+ * triggers a full run and a fresh watcher, so newly included directories are watched. While watching,
+ * the process is recorded in the data directory (`registerWatcher`) until `close`.
  */
 export function watchProject<R = IndexReport>(
   context: ProjectContext,
@@ -141,6 +142,15 @@ export function watchProject<R = IndexReport>(
       },
     });
   if (watch) watcher = start();
+  // Other processes (`status`, `search`) then say that a watcher picks up the changes they count.
+  let registration: WatcherRegistration | undefined;
+  if (watch) {
+    try {
+      registration = registerWatcher(context.dataDir);
+    } catch (error) {
+      logger.warn({ dataDir: context.dataDir, err: errorMessage(error) }, 'could not record this watcher in the data directory; other processes will not know it watches');
+    }
+  }
   // A commit changes no file in the tree, yet the index must move to the new commit (an empty run does).
   const stopHead = watch ? watchGitHead({ root: context.root, logger, onHeadChange: () => scheduler.enqueue([]) }) : () => {};
   // Without a watcher (serve --no-watch) nothing is caught up unasked: the first sync_index of paths updates those paths only.
@@ -156,6 +166,7 @@ export function watchProject<R = IndexReport>(
     },
     async close() {
       closed = true;
+      registration?.release();
       stopHead();
       await watcher?.close();
       await scheduler.close();

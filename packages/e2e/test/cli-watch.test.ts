@@ -145,6 +145,36 @@ describe('monorag watch', () => {
     expect(await status()).toMatchObject({ stale: true, pendingChanges: 1, unqueuedChanges: 1 });
   }, 90_000);
 
+  it('`status` in another process says that the watcher picks up a save it has not indexed yet, not to run a git hook or `monorag index`', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
+    repos.push(repo);
+    const env = { EMBEDDING_URL: embedding.url };
+    const status = async (): Promise<{ stale: boolean; unqueuedChanges: number; warning: string | null }> => {
+      const run = await runCli(['status', '--project', repo, '--json'], env);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { stale: boolean; unqueuedChanges: number; warning: string | null };
+    };
+    // A save waits 5 s for quiet before its run.
+    const watch = startWatch([repo, '--debounce-ms', '5000'], env);
+    await until(() => /full update: 1 added/.test(watch.stdout()) && watch.stdout().includes('Watching'), 'the first run');
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('betaToken'));
+    expect(await status()).toMatchObject({
+      stale: true,
+      unqueuedChanges: 1,
+      warning: `Results may be out of date: 1 changed file(s) in the work tree are not indexed yet (the file watcher of process ${cliPid(watch)} picks them up as it sees them).`,
+    });
+    await until(() => /paths update: 1 added/.test(watch.stdout()), 'the run of the save');
+    expect(await status()).toMatchObject({ stale: false, warning: null });
+    await ctrlC(watch, cliPid(watch));
+    expect(await watch.exited).toBe(0);
+    // Nothing watches any more: the advice is a git hook or `monorag index` again.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('gammaToken'));
+    expect((await status()).warning).toBe(
+      'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once).',
+    );
+  }, 90_000);
+
   it('a save made during a long run is searchable within seconds: the run is interrupted and the newest file goes first', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
     repos.push(repo);

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from './process-alive.js';
 
 /** Name of the cross-process indexing lock inside the data directory; the git hooks read it too. */
 export const INDEX_LOCK_FILE = 'index.lock';
@@ -27,16 +28,6 @@ export interface IndexLockOptions {
   onWait?: (holderPid: number | null) => void;
 }
 
-/** True when a process with this pid exists (also when it belongs to another user). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The pid of the live process holding the indexing lock of `dataDir`, or null. The lock file holds
  * the holder's pid as plain decimal text, so that a shell hook can test it with `kill -0`.
@@ -52,7 +43,7 @@ export function indexLockHolder(dataDir: string): number | null {
   const pid = Number.parseInt(text.trim(), 10);
   // An empty file is a lock being written this instant: count it as held by an unknown live process.
   if (!Number.isInteger(pid)) return text.trim() === '' ? -1 : null;
-  return isAlive(pid) ? pid : null;
+  return isProcessAlive(pid) ? pid : null;
 }
 
 /**
@@ -89,7 +80,7 @@ export async function acquireIndexLock({ dataDir, waitMs = 0, pollMs = 100, onWa
     if (holder === null) {
       // Dead holder: remove its file, unless it was replaced by a live one meanwhile.
       const pid = indexLockHolderPid(file);
-      if (pid === undefined || (pid !== null && !isAlive(pid))) rmSync(file, { force: true });
+      if (pid === undefined || (pid !== null && !isProcessAlive(pid))) rmSync(file, { force: true });
       continue;
     }
     if (Date.now() >= deadline) return null;

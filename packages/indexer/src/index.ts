@@ -16,6 +16,7 @@ export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFi
 export { inScope, normaliseScope, reachesScope, runScope } from './path-scope.js';
 export { unknownPaths } from './unknown-paths.js';
 export { acquireIndexLock, indexLockHolder, INDEX_LOCK_FILE, type IndexLock, type IndexLockOptions } from './index-lock.js';
+export { liveWatcher, registerWatcher, WATCHERS_DIR, type WatcherRegistration } from './watcher-registry.js';
 export { enqueuePaths, readPathQueue, readQueueFile, pathQueueLength, PATH_QUEUE_DIR, FULL_RUN_MARK, type QueuedPaths, type ReadPathQueueOptions } from './path-queue.js';
 export {
   createIndexScheduler, defaultMaxWaitMs, type IndexScheduler, type IndexSchedulerOptions, type OutageProbe, type ScheduledRun, type SchedulerStatus,

@@ -81,6 +81,16 @@ describe('readIndexFreshness', () => {
     expect(building.warning).toBe('Results may be out of date: the index has not been built yet; 2 file job(s) queued; no worker is connected to q: start one with `monorag worker`.');
   });
 
+  it('work-tree changes that a file watcher of another process picks up say so, not that a git hook or `monorag index` must run', async () => {
+    const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' }), {
+      headCommit: 'aaaa', unqueuedChanges: 2, watcherPid: 4242,
+    });
+    expect(freshness).toMatchObject({ stale: true, pendingChanges: 2, unqueuedChanges: 2 });
+    expect(freshness.warning).toBe(
+      'Results may be out of date: 2 changed file(s) in the work tree are not indexed yet (the file watcher of process 4242 picks them up as it sees them).',
+    );
+  });
+
   it('without a probe nothing is known about the tree, and a built index is not called stale', async () => {
     const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' }));
     expect(freshness).toMatchObject({ stale: false, warning: null, indexedAt: new Date(1796000000000).toISOString() });

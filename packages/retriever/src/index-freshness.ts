@@ -20,8 +20,9 @@ export interface IndexFreshness {
   /**
    * Of {@link pendingChanges}, files changed in the work tree (new, edited, deleted since the index saw
    * them; a file a run left out on purpose, as binary or too large, only when changed after that run)
-   * that nothing has queued for indexing: counted when no file watcher runs; a git hook queues them
-   * once committed, `monorag index` at once.
+   * that nothing has queued for indexing: counted when this process runs no file watcher. A watcher of
+   * another process (`watch`, `serve`, `gateway`) picks them up as it sees them; without one, a git hook
+   * queues them once committed, `monorag index` at once (the warning says which).
    */
   unqueuedChanges: number;
   /** The team stack's file-job queue (`queue.kind` bullmq): its backlog and workers; null with the in-process queue. */
@@ -60,6 +61,8 @@ export interface FreshnessProbe {
   pendingChanges?: number;
   /** Work-tree changes nothing has queued (see {@link IndexFreshness.unqueuedChanges}); default 0. */
   unqueuedChanges?: number;
+  /** The pid of another process whose file watcher picks up those changes (`liveWatcher`), or null (default) when none watches. */
+  watcherPid?: number | null;
   /** A run in progress in this or another process (a worker indexing a job counts through `queue.active`). */
   indexing?: boolean;
   /** The file-job queue, in queue mode. */
@@ -71,7 +74,8 @@ export interface FreshnessProbe {
  * (without a probe nothing is known about the tree, and the index is not called stale). The warning
  * names each reason once; an index never built gives that reason alone (plus the queue's and a run in
  * progress). Changes are told apart by where they stand: queued paths are `waiting to be indexed`,
- * unqueued work-tree changes are `not queued for indexing`, and in queue mode the file jobs are counted
+ * unqueued work-tree changes are `not queued for indexing` (`not indexed yet` when another process's
+ * watcher picks them up), and in queue mode the file jobs are counted
  * with what runs them (`N file job(s) queued; no worker is connected to Q: ...` when no worker is).
  */
 export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProbe = {}): Promise<IndexFreshness> {
@@ -101,7 +105,12 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
     }
     if (queuedPaths > 0) reasons.push(`${queuedPaths} changed path(s) are waiting to be indexed`);
     if (unqueuedChanges > 0) {
-      reasons.push(`${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, \`monorag index\` at once)`);
+      const watcher = probe.watcherPid ?? null;
+      reasons.push(
+        watcher !== null
+          ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (the file watcher of process ${watcher} picks them up as it sees them)`
+          : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, \`monorag index\` at once)`,
+      );
     }
   }
   // The queue's reasons also while the index was never built: they say who will build it.

@@ -1,0 +1,55 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isProcessAlive } from './process-alive.js';
+
+/**
+ * Directory inside the data directory where each process watching the project (`monorag watch`, `serve`,
+ * `gateway`) keeps a file named after its pid while it watches, so that other processes (`status`, `search`)
+ * can tell their users that a watcher will pick changes up.
+ */
+export const WATCHERS_DIR = 'watchers';
+
+/** A registration made by {@link registerWatcher}. */
+export interface WatcherRegistration {
+  /** Removes this process's file; safe to call twice. */
+  release(): void;
+}
+
+/**
+ * Records that this process watches the project of `dataDir` (which must exist), until `release()`.
+ * Files of processes that are gone (killed without releasing) are removed on the way.
+ * @throws the file system's error when the file cannot be written.
+ */
+export function registerWatcher(dataDir: string): WatcherRegistration {
+  const dir = path.join(dataDir, WATCHERS_DIR);
+  mkdirSync(dir, { recursive: true });
+  for (const pid of registeredPids(dir)) if (!isProcessAlive(pid)) rmSync(path.join(dir, String(pid)), { force: true });
+  const file = path.join(dir, String(process.pid));
+  writeFileSync(file, `${process.pid}\n`);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      rmSync(file, { force: true });
+    },
+  };
+}
+
+/** The pid of a live process watching the project of `dataDir` (the lowest when several do), or null. Reads only. */
+export function liveWatcher(dataDir: string): number | null {
+  const live = registeredPids(path.join(dataDir, WATCHERS_DIR)).filter(isProcessAlive).sort((a, b) => a - b);
+  return live[0] ?? null;
+}
+
+/** The pids named by the files of `dir`; none when it does not exist or cannot be read. */
+function registeredPids(dir: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // No watcher ever registered (or the directory is unreadable): none is known.
+    return [];
+  }
+  return names.filter((name) => /^[1-9]\d*$/.test(name)).map(Number);
+}

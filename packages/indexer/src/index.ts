@@ -10,13 +10,13 @@ export { currentCommit } from './current-commit.js';
 export { HEAD_DIFFERENCES_META, headDifferences, readHeadDifferences, recordHeadDifferences, type HeadDifferencesRecord } from './head-differences.js';
 export { normaliseRemoteUrl, repositoryIdentity, type RepositoryIdentity } from './repository-identity.js';
 export { countWorkTreeChanges, type WorkTreeChangesOptions } from './work-tree-changes.js';
-export { MAX_SKIPPED_FILES, readSkippedFiles, recordSkippedFiles, SKIPPED_FILES_META } from './skipped-files.js';
+export { readSkippedFiles, SKIPPED_FILES_META } from './skipped-files.js';
 export { DEFAULT_IGNORE_RULES, BINARY_EXTENSIONS } from './default-ignores.js';
 export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFilter, type IgnoreFilterOptions } from './ignore-filter.js';
 export { inScope, normaliseScope, reachesScope, runScope } from './path-scope.js';
 export { unknownPaths } from './unknown-paths.js';
 export { acquireIndexLock, indexLockHolder, INDEX_LOCK_FILE, type IndexLock, type IndexLockOptions } from './index-lock.js';
-export { liveWatcher, registerWatcher, WATCHERS_DIR, type WatcherRegistration } from './watcher-registry.js';
+export { liveWatcher, registerWatcher, type WatcherRegistration } from './watcher-registry.js';
 export { enqueuePaths, readPathQueue, readQueueFile, pathQueueLength, PATH_QUEUE_DIR, FULL_RUN_MARK, type QueuedPaths, type ReadPathQueueOptions } from './path-queue.js';
 export {
   createIndexScheduler, defaultMaxWaitMs, type IndexScheduler, type IndexSchedulerOptions, type OutageProbe, type ScheduledRun, type SchedulerStatus,

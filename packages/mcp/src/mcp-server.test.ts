@@ -191,3 +191,27 @@ describe('MCP tools', () => {
     expect(result).toMatchObject({ isError: true, text: `MCP error -32602: Input validation error: Invalid arguments for tool ${name}: ${message}` });
   });
 });
+
+describe('search_code freshness', () => {
+  it('labels the results with the freshness asked for before the search: a run that ends during the search does not make them fresh', async () => {
+    const running: IndexFreshness = { ...index, indexing: true, stale: true, warning: 'Results may be out of date: an index update is in progress.' };
+    let runEnded = false;
+    const server = createMcpServer({
+      root,
+      version: '0.0.0-test',
+      readFreshness: async () => (runEnded ? index : running),
+      retriever: {
+        search: async (): Promise<SearchResponse> => {
+          runEnded = true;
+          return { results: [hit], mode: 'lexical', index, warnings: [] };
+        },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    client = new Client({ name: 'test', version: '0.0.0' });
+    await client.connect(clientSide);
+    const result = (await client.callTool({ name: 'search_code', arguments: { query: 'walrus' } })) as { structuredContent?: { index?: IndexFreshness } };
+    expect(result.structuredContent?.index).toEqual(running);
+  });
+});

@@ -53,14 +53,18 @@ export function registerSearchCodeTool(
     },
     async ({ query, limit, path, language }) => {
       try {
+        // The server's freshness also knows the work tree (HEAD, pending watcher paths), the retriever's only the store.
+        // Asked before the search reads the index, so that a run ending in between cannot label the results fresh.
+        const freshness = readFreshness?.();
+        // A failed search is answered with its own error; the freshness read is then not awaited.
+        freshness?.catch(() => undefined);
         const searched = await retriever.search({
           query,
           limit,
           pathPrefix: path === undefined ? undefined : resolvePathPrefix(root, path, 'path'),
           language: language === undefined ? undefined : resolveLanguage(language, 'language'),
         });
-        // The server's freshness also knows the work tree (HEAD, pending watcher paths), the retriever's only the store.
-        const response = readFreshness ? { ...searched, index: await readFreshness() } : searched;
+        const response = freshness ? { ...searched, index: await freshness } : searched;
         const parts = response.results.map(
           (hit, i) =>
             `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${qualifiedName(hit) ? ` \`${qualifiedName(hit)}\`` : ''} (${hit.kind}, score ${hit.score})\n` +

@@ -1,14 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isProcessAlive } from '@monorag/shared';
 
-/** True when a process with this pid exists (also when it belongs to another user). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isProcessAlive };
 
 /**
  * True when `pid` is alive and, where `/proc` exists (Linux), its command line names

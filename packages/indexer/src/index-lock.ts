@@ -1,7 +1,7 @@
+import { isProcessAlive } from '@monorag/shared';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive } from './process-alive.js';
 
 /** Name of the cross-process indexing lock inside the data directory; the git hooks read it too. */
 export const INDEX_LOCK_FILE = 'index.lock';

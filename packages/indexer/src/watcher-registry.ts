@@ -1,6 +1,6 @@
+import { isProcessAlive } from '@monorag/shared';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isProcessAlive } from './process-alive.js';
 
 /**
  * Directory inside the data directory where each process watching the project (`monorag watch`, `serve`,

@@ -20,4 +20,5 @@ export { holdsPrivateKey } from './detect-private-key.js';
 export { isNotebookProse } from './notebook-prose.js';
 export { qualifiedName } from './qualified-name.js';
 export { MAX_TEST_TITLE_CHARS, testTitleName } from './test-title-name.js';
+export { isProcessAlive } from './process-alive.js';
 export { formatPlaces, printablePath } from './printable-path.js';

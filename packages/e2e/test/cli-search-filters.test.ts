@@ -70,27 +70,29 @@ describe('monorag search --explain', () => {
     expect(mode).toBe('hybrid');
     // No identifier and no cue word: neutral intent; no exact-symbol list; file evidence is off by
     // default; the query asks about neither tests, benchmarks nor releases, so the test-file prior and the
-    // side-file prior run last.
-    expect(explain).toEqual({ intent: 'neutral', factors: { prose: 0.85, code: 1 }, stages: ['dense', 'bm25', 'rrf', 'intent', 'tests', 'side'] });
+    // side-file prior run, then the cap on how far the priors move a result.
+    expect(explain).toEqual({ intent: 'neutral', factors: { prose: 0.85, code: 1 }, stages: ['dense', 'bm25', 'rrf', 'intent', 'tests', 'side', 'cap'] });
     expect(results.length).toBeGreaterThan(1);
     results.forEach((hit, i) => {
       // Every stage is a key; the ones that did not run are null.
-      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests', 'side']);
+      expect(Object.keys(hit.explain)).toEqual(['dense', 'bm25', 'symbol', 'rrf', 'file', 'intent', 'tests', 'side', 'cap']);
       expect(hit.explain.symbol).toBeNull();
       expect(hit.explain.file).toBeNull();
       // The fixture has no test files, benchmarks or release notes: both priors keep the intent stage's order.
       expect(hit.explain.intent).toBe(i + 1);
       expect(hit.explain.tests).toBe(i + 1);
       expect(hit.explain.side).toBe(i + 1);
+      expect(hit.explain.cap).toBe(i + 1);
       expect(hit.explain.rrf).toBeGreaterThanOrEqual(1);
     });
     const text = await runCli(['search', 'cache capacity sections title', '--lexical', '--explain', '--project', repo], env);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout.split('\n')[1]).toBe('  ranks: bm25 1, rrf 1, intent 1, tests 1, side 1');
-    expect(text.stdout.trimEnd().split('\n').slice(-3)).toEqual([
+    expect(text.stdout.split('\n')[1]).toBe('  ranks: bm25 1, rrf 1, intent 1, tests 1, side 1, cap 1');
+    expect(text.stdout.trimEnd().split('\n').slice(-4)).toEqual([
       '(intent neutral: scores of prose results x0.85, of code x1; dense and bm25 ranks are among all fused candidates)',
       '(the query does not ask about tests: scores of results from test files x0.6)',
       '(scores of results from benchmarks or release notes, unless the query asks about them, x0.6)',
+      '(the priors move no result more than 9 places below its rrf rank)',
     ]);
   });
 });

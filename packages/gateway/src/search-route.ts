@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { McpServerOptions } from '@monorag/mcp';
-import { resolvePathPrefix, type SearchResponse } from '@monorag/retriever';
+import { resolvePathPrefix, searchWithFreshness, type SearchResponse } from '@monorag/retriever';
 import type { Response } from 'express';
 import { ErrorCode } from '@monorag/shared';
 import { sendError, sendThrown, sendValidationError } from './http-error.js';
@@ -49,12 +49,8 @@ export function createSearchHandler(
     if (pathPrefix === REFUSED) return;
     const languageId = resolveField(res, 'language', () => (language === undefined ? undefined : resolveLanguage(language, 'language')));
     if (languageId === REFUSED) return;
-    // Asked before the search reads the index: a run that ends during the search must not label its results fresh.
-    const freshness = readFreshness();
-    freshness.catch(() => undefined); // a failed search is answered with its own error
     try {
-      const searched = await retriever.search({ query, limit, mode, pathPrefix, language: languageId });
-      const response: SearchResponse = { ...searched, index: await freshness };
+      const response: SearchResponse = await searchWithFreshness(retriever, { query, limit, mode, pathPrefix, language: languageId }, readFreshness);
       res.json(response);
     } catch (error) {
       sendThrown(res, error);

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { resolvePathPrefix, type IndexFreshness, type Retriever } from '@monorag/retriever';
+import { resolvePathPrefix, searchWithFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { formatPlaces, printablePath, qualifiedName } from '@monorag/shared';
 import { z } from 'zod';
 import { fenceCode } from './fence.js';
@@ -53,18 +53,14 @@ export function registerSearchCodeTool(
     },
     async ({ query, limit, path, language }) => {
       try {
-        // The server's freshness also knows the work tree (HEAD, pending watcher paths), the retriever's only the store.
-        // Asked before the search reads the index, so that a run ending in between cannot label the results fresh.
-        const freshness = readFreshness?.();
-        // A failed search is answered with its own error; the freshness read is then not awaited.
-        freshness?.catch(() => undefined);
-        const searched = await retriever.search({
+        const request = {
           query,
           limit,
           pathPrefix: path === undefined ? undefined : resolvePathPrefix(root, path, 'path'),
           language: language === undefined ? undefined : resolveLanguage(language, 'language'),
-        });
-        const response = freshness ? { ...searched, index: await freshness } : searched;
+        };
+        // The server's freshness also knows the work tree (HEAD, pending watcher paths), the retriever's only the store.
+        const response = readFreshness ? await searchWithFreshness(retriever, request, readFreshness) : await retriever.search(request);
         const parts = response.results.map(
           (hit, i) =>
             `### ${i + 1}. ${printablePath(hit.path)}:${hit.startLine}-${hit.endLine}${qualifiedName(hit) ? ` \`${qualifiedName(hit)}\`` : ''} (${hit.kind}, score ${hit.score})\n` +

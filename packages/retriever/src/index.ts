@@ -24,6 +24,7 @@ export { isTestPath } from './test-paths.js';
 export { applyFileEvidence, FILE_EVIDENCE_WEIGHT } from './apply-file-evidence.js';
 export { resolveFileScope } from './resolve-file-scope.js';
 export { readIndexFreshness, type FreshnessProbe, type IndexFreshness, type QueueBacklog } from './index-freshness.js';
+export { searchWithFreshness } from './search-with-freshness.js';
 export { makeSnippet, matchingLine, SNIPPET_GAP } from './snippet.js';
 export { stageRanks, type StageRanks } from './stage-ranks.js';
 export { resolveProjectPath, type ProjectPath } from './project-path.js';

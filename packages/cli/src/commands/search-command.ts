@@ -1,5 +1,5 @@
 import { resolveLanguageId } from '@monorag/chunker';
-import { analyseWithSymbols, INTENT_FACTORS, MAX_DEMOTION, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
+import { analyseWithSymbols, INTENT_FACTORS, MAX_DEMOTION, RANKING_STAGES, TEST_FACTOR, resolvePathPrefix, searchWithFreshness, stageRanks, type RankingStage, type SearchResponse, type StageRanks } from '@monorag/retriever';
 import { ErrorCode, MonoragError, type ScoredChunk } from '@monorag/shared';
 import { openRetriever } from '../open-retriever.js';
 import { formatResults } from '../format-results.js';
@@ -39,15 +39,13 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
   const index = await openRetriever(context);
   try {
     const stages: [RankingStage, readonly ScoredChunk[]][] = [];
-    // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress), asked for before the
-    // search reads the index: a run of another process that ends during the search must not label its results fresh.
-    const freshness = index.readFreshness();
-    freshness.catch(() => undefined); // a failed search throws its own error
-    const searched = await index.retriever.search(
+    // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress), asked for before the search.
+    const response: SearchResponse = await searchWithFreshness(
+      index.retriever,
       { query, limit: options.limit, pathPrefix, language, mode: options.lexical ? 'lexical' : 'hybrid' },
+      index.readFreshness,
       options.explain ? (stage, list) => stages.push([stage, list]) : undefined,
     );
-    const response: SearchResponse = { ...searched, index: await freshness };
     const ranks: StageRanks[] | undefined = options.explain ? stageRanks(stages, response.results) : undefined;
     if (!options.json) for (const warning of response.warnings) process.stderr.write(`monorag: warning: ${warning}\n`);
     // As the retriever read it: words the symbol table confirms as names make a query `named`.

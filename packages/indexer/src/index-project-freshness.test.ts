@@ -3,11 +3,9 @@ import { mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createIgnoreFilter } from './ignore-filter.js';
 import { indexProject } from './index-project.js';
 import { createHeldEmbedder } from './test-held-embedder.js';
-import { openTestIndex, type TestIndex } from './test-index.js';
-import { countWorkTreeChanges } from './work-tree-changes.js';
+import { after, openTestIndex, pendingChanges, type TestIndex } from './test-index.js';
 
 /** A git work tree under the OS temp directory holding `files` (repo-relative path -> text), none committed. */
 function gitRepo(files: Record<string, string>): string {
@@ -25,26 +23,9 @@ function setMtime(root: string, rel: string, ms: number): void {
   utimesSync(path.join(root, rel), ms / 1000, ms / 1000);
 }
 
-/** Files the index has not seen, counted as `status` and the search footers count them without a watcher. */
-async function pending({ root, store }: TestIndex): Promise<number> {
-  const at = Number((await store.getMeta('indexedAt')) ?? NaN);
-  return countWorkTreeChanges({
-    root,
-    sinceMs: Number.isFinite(at) ? at : null,
-    filter: createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] }),
-    isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
-    indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
-  });
-}
-
 /** The stored chunk text of `rel`, joined. */
 async function storedText({ store }: TestIndex, rel: string): Promise<string> {
   return (await store.chunksOfFile(rel)).map((c) => c.content).join('\n');
-}
-
-/** Resolves once Date.now() is past `ms`. */
-async function after(ms: number): Promise<void> {
-  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
 const OLD = 'export function greet(): string {\n  return "hello walrus";\n}\n';
@@ -65,13 +46,13 @@ describe('indexProject and freshness without a watcher', () => {
     expect(await run).toMatchObject({ added: 1 });
 
     expect(await storedText(base, 'src/greet.ts')).toContain('walrus');
-    expect(await pending(base)).toBe(1);
+    expect(await pendingChanges(base)).toBe(1);
     // Stamped when it was read, before its batch went to the embedder.
     expect((await base.store.getFile('src/greet.ts'))!.indexedAt).toBeLessThanOrEqual(embedding);
 
     expect(await indexProject(base)).toMatchObject({ changed: 1, unchanged: 0 });
     expect(await storedText(base, 'src/greet.ts')).toContain('narwhal');
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     await base.store.close();
   });
 
@@ -79,7 +60,7 @@ describe('indexProject and freshness without a watcher', () => {
     const root = gitRepo({ 'src/greet.ts': OLD, 'src/other.ts': 'export const other = 1;\n' });
     const base = await openTestIndex(root);
     await indexProject(base);
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     const first = (await base.store.getFile('src/greet.ts'))!;
     const chunks = await base.store.chunksOfFile('src/greet.ts');
 
@@ -87,7 +68,7 @@ describe('indexProject and freshness without a watcher', () => {
     const touched = first.indexedAt + 5;
     await after(touched);
     setMtime(root, 'src/greet.ts', touched);
-    expect(await pending(base)).toBe(1);
+    expect(await pendingChanges(base)).toBe(1);
 
     const writeFile = vi.spyOn(base.store, 'writeFile');
     const secondStarted = Date.now();
@@ -99,7 +80,7 @@ describe('indexProject and freshness without a watcher', () => {
     // A file not saved since its read keeps its stamp.
     expect((await base.store.getFile('src/other.ts'))!.indexedAt).toBeLessThanOrEqual(first.indexedAt + 1000);
     expect(await base.store.chunksOfFile('src/greet.ts')).toEqual(chunks);
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     await base.store.close();
   });
 
@@ -116,9 +97,9 @@ describe('indexProject and freshness without a watcher', () => {
     await after(full + 10);
     expect(await indexProject({ ...base, paths: ['src/greet.ts'] })).toMatchObject({ mode: 'paths', changed: 1 });
     expect(Number(await base.store.getMeta('indexedAt'))).toBe(full);
-    expect(await pending(base)).toBe(1);
+    expect(await pendingChanges(base)).toBe(1);
     expect(await indexProject(base)).toMatchObject({ mode: 'full', added: 1 });
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     await base.store.close();
   });
 
@@ -133,10 +114,10 @@ describe('indexProject and freshness without a watcher', () => {
     await after(embedding + 1);
     held.release();
     expect(await run).toMatchObject({ added: 1, files: 1 });
-    expect(await pending(base)).toBe(1);
+    expect(await pendingChanges(base)).toBe(1);
 
     expect(await indexProject(base)).toMatchObject({ added: 1, unchanged: 1 });
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     await base.store.close();
   });
 });

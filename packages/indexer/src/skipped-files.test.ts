@@ -3,11 +3,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, utimesSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIgnoreFilter } from './ignore-filter.js';
 import { indexProject } from './index-project.js';
 import { MAX_SKIPPED_FILES, readSkippedFiles, recordSkippedFiles, SKIPPED_FILES_META } from './skipped-files.js';
-import { openTestIndex, type TestIndex } from './test-index.js';
-import { countWorkTreeChanges } from './work-tree-changes.js';
+import { after, openTestIndex, pendingChanges } from './test-index.js';
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
 
@@ -32,25 +30,6 @@ function writeAt(root: string, rel: string, content: string | Buffer, ms: number
   utimesSync(path.join(root, rel), ms / 1000, ms / 1000);
 }
 
-/** Resolves once Date.now() is past `ms`. */
-async function after(ms: number): Promise<void> {
-  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, 2));
-}
-
-/** Work-tree changes as `status` and the search footers count them without a watcher (see the CLI's `countWorkTreePending`). */
-async function pending({ root, store }: TestIndex): Promise<number> {
-  const at = Number((await store.getMeta('indexedAt')) ?? NaN);
-  const skipped = await readSkippedFiles(store);
-  return countWorkTreeChanges({
-    root,
-    sinceMs: Number.isFinite(at) ? at : null,
-    filter: createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] }),
-    isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
-    indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
-    skippedAtOf: async (rel) => skipped.get(rel),
-  });
-}
-
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 const TEXT = 'export function greet(): string {\n  return "hello walrus";\n}\n';
 
@@ -59,7 +38,7 @@ describe('files an index run leaves out on purpose, and freshness', () => {
     const root = committedRepo({ 'src/greet.ts': TEXT, 'assets/logo.png': PNG });
     const base = await openTestIndex(root);
     await indexProject(base);
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     const full = Number(await base.store.getMeta('indexedAt'));
 
     // Binary by content (a NUL byte), binary by extension (a tracked image grown), too large (a new 2 MB text file).
@@ -68,20 +47,20 @@ describe('files an index run leaves out on purpose, and freshness', () => {
     utimesSync(path.join(root, 'assets/logo.png'), (full + 5) / 1000, (full + 5) / 1000);
     writeAt(root, 'big.txt', 'word '.repeat(420_000), full + 5);
     await after(full + 10);
-    expect(await pending(base)).toBe(3);
+    expect(await pendingChanges(base)).toBe(3);
 
     const report = await indexProject({ ...base, paths: ['edge/bin3.dat', 'assets/logo.png', 'big.txt'] });
     expect(report.skipped.map((s) => `${s.path} ${s.reason}`).sort()).toEqual(['assets/logo.png binary', 'big.txt too-large', 'edge/bin3.dat binary']);
     expect(Number(await base.store.getMeta('indexedAt'))).toBe(full);
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
 
     // A change after the run handled it is pending again, until a run handles it.
     const handled = (await readSkippedFiles(base.store)).get('edge/bin3.dat')!;
     writeAt(root, 'edge/bin3.dat', 'x\x00yz', handled + 5);
     await after(handled + 10);
-    expect(await pending(base)).toBe(1);
+    expect(await pendingChanges(base)).toBe(1);
     await indexProject({ ...base, paths: ['edge/bin3.dat'] });
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     expect([...(await readSkippedFiles(base.store)).keys()]).toEqual(['assets/logo.png', 'big.txt', 'edge/bin3.dat']);
 
     // A file no longer left out leaves the record when a run indexes it; a whole-tree run keeps no older entry.
@@ -91,7 +70,7 @@ describe('files an index run leaves out on purpose, and freshness', () => {
     expect([...(await readSkippedFiles(base.store)).keys()]).toEqual(['assets/logo.png', 'edge/bin3.dat']);
     await indexProject(base);
     expect(await readSkippedFiles(base.store)).toEqual(new Map());
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     await base.store.close();
   });
 
@@ -115,7 +94,7 @@ describe('files an index run leaves out on purpose, and freshness', () => {
     expect(Number(await base.store.getMeta('indexedAt'))).toBeLessThanOrEqual(savedAt);
     expect(await base.store.getFile('edge/late.dat')).toBeUndefined();
     expect((await readSkippedFiles(base.store)).get('edge/late.dat')).toBeGreaterThan(savedAt);
-    expect(await pending(base)).toBe(0);
+    expect(await pendingChanges(base)).toBe(0);
     await base.store.close();
   });
 

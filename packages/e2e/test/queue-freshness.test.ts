@@ -143,6 +143,35 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     });
   }, 90_000);
 
+  it('a binary file new in the work tree is pending until a queued run has looked at it, then fresh: no worker indexes it, and it is not pending for good', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
+    repos.push(repo);
+    const key = `qf-${randomUUID().slice(0, 8)}`;
+    const name = indexQueueName(key);
+    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
+    const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
+    queues.push(queue);
+    const worker = startWorker(repo, env);
+    try {
+      const indexed = await runCli(['index', repo, '--quiet'], env);
+      expect(indexed.code, indexed.stderr).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      writeFileSync(path.join(repo, 'logo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3, 0, 0, 0xff, 0xfe]));
+      expect(await status(repo, env)).toMatchObject({ stale: true, pendingChanges: 1, unqueuedChanges: 1 });
+      const again = await runCli(['index', repo, '--quiet'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await queue.drained(100)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+      expect(await status(repo, env)).toMatchObject({
+        stale: false, pendingChanges: 0, unqueuedChanges: 0, queue: { name, jobs: 0, active: 0, failed: 0, workers: 1, error: null }, warning: null,
+      });
+      const listed = await runCli(['search', 'alphaToken', '--lexical', '--json', '--project', repo], env);
+      expect((JSON.parse(listed.stdout) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(['src/a.ts']);
+    } finally {
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    }
+  }, 120_000);
+
   it('a Redis that does not answer costs a freshness read a bounded wait and a line, not the answer', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
     repos.push(repo);

@@ -36,9 +36,11 @@ export function registerSearchCodeTool(
       title: 'Search code',
       description:
         'Search the indexed repository for code and documentation relevant to a natural-language question or identifier. ' +
-        'Returns ranked chunks (path, 1-based inclusive line range, symbol, snippet). Use get_file_context to read more lines.',
+        'Returns ranked chunks (path, 1-based inclusive line range, symbol, snippet). Use get_file_context to read more lines. ' +
+        'Put any name you know into the query (a function, class, option, config key or error text, as written in the code): ' +
+        'a name the index defines finds its definition first, while a description alone must bridge the words of the question and of the code.',
       inputSchema: toolArguments('search_code', {
-        query: z.string().describe('What to find: a question, a description of behaviour, or identifiers.'),
+        query: z.string().describe('What to find: a question or a description of behaviour, with the identifiers you know, or identifiers alone.'),
         limit: z.number().int().min(1).max(maxLimit).optional().describe(`Results to return (1-${maxLimit}, default 10).`),
         path: z.string().optional().describe('Only results whose repo-relative path starts with this prefix, e.g. "lib/" (an absolute path inside the project also works).'),
         language: z.string().optional().describe('Only results of this language, e.g. "typescript" (or "ts"), "python" (or "py"), "markdown".'),

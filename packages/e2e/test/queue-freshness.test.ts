@@ -43,15 +43,23 @@ async function gatewaySearch(url: string): Promise<Freshness> {
   return ((await response.json()) as { index: Freshness }).index;
 }
 
+/**
+ * A git repository holding `files`, a fresh project key on the stack's Redis, the CLI environment of
+ * queue mode for it, and its queue (closed after the tests).
+ */
+function queuedProject(files: Record<string, string>) {
+  const repo = makeGitRepo(files);
+  repos.push(repo);
+  const key = `qf-${randomUUID().slice(0, 8)}`;
+  const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
+  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
+  queues.push(queue);
+  return { repo, key, name: indexQueueName(key), env, queue };
+}
+
 describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in the queue and who runs them', () => {
   it('committed edits queued by the hooks with no worker running: status, search and the gateway count the jobs and say no worker is connected; an uncommitted edit is said not to be queued', async () => {
-    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken'), 'src/c.ts': tokenFile('gammaToken') });
-    repos.push(repo);
-    const key = `qf-${randomUUID().slice(0, 8)}`;
-    const name = indexQueueName(key);
-    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
-    const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
-    queues.push(queue);
+    const { repo, name, env, queue } = queuedProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken'), 'src/c.ts': tokenFile('gammaToken') });
 
     // Built by a worker, then the worker stops.
     const worker = startWorker(repo, env);
@@ -122,11 +130,7 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
   }, 150_000);
 
   it('a file queued by `monorag index` but not yet indexed counts as a queued job, not as an unqueued change', async () => {
-    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
-    repos.push(repo);
-    const key = `qf-${randomUUID().slice(0, 8)}`;
-    const name = indexQueueName(key);
-    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
+    const { repo, name, env } = queuedProject({ 'src/a.ts': tokenFile('alphaToken') });
     const worker = startWorker(repo, env);
     const indexed = await runCli(['index', repo, '--quiet'], env);
     expect(indexed.code, indexed.stderr).toBe(0);
@@ -144,13 +148,7 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
   }, 90_000);
 
   it('a binary file new in the work tree is pending until a queued run has looked at it, then fresh: no worker indexes it, and it is not pending for good', async () => {
-    const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
-    repos.push(repo);
-    const key = `qf-${randomUUID().slice(0, 8)}`;
-    const name = indexQueueName(key);
-    const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
-    const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
-    queues.push(queue);
+    const { repo, name, env, queue } = queuedProject({ 'src/a.ts': tokenFile('alphaToken') });
     const worker = startWorker(repo, env);
     try {
       const indexed = await runCli(['index', repo, '--quiet'], env);

@@ -13,6 +13,7 @@ const stack = useQueueStack();
 const { spawned, repos, queues } = stack;
 
 interface Freshness {
+  files: number;
   indexedCommit: string | null;
   headCommit: string | null;
   pendingChanges: number;
@@ -169,6 +170,33 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
       expect(await worker.exited).toBe(0);
     }
   }, 120_000);
+
+  it('a running worker follows the index file `jobs enqueue --rebuild` replaced, and removes a file a new ignore rule leaves out', async () => {
+    const { repo, env } = queuedProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken'), 'src/c.ts': tokenFile('gammaToken') });
+    const worker = startWorker(repo, env);
+    const paths = async (query: string): Promise<string[]> => {
+      const run = await runCli(['search', query, '--lexical', '--json', '--project', repo], env);
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { results: { path: string }[] }).results.map((r) => r.path);
+    };
+    try {
+      for (const args of [['jobs', 'enqueue', repo, '--wait'], ['jobs', 'enqueue', repo, '--rebuild', '--wait']]) {
+        const run = await runCli(args, env);
+        expect(run.code, run.stderr).toBe(0);
+        // Before the fix the worker wrote the rebuild's jobs into the unlinked file: 0 files, and "fresh".
+        expect(await status(repo, env)).toMatchObject({ files: 3, stale: false });
+      }
+      expect((await paths('gammaToken'))[0]).toBe('src/c.ts');
+      writeFileSync(path.join(repo, '.monoragignore'), 'src/c.ts\n');
+      const ignored = await runCli(['jobs', 'enqueue', repo, '--wait'], env);
+      expect(ignored.code, ignored.stderr).toBe(0);
+      expect((await paths('gammaToken')).sort()).toEqual(['src/a.ts', 'src/b.ts']);
+      expect(await status(repo, env)).toMatchObject({ stale: false, pendingChanges: 0 });
+    } finally {
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    }
+  }, 150_000);
 
   it('a Redis that does not answer costs a freshness read a bounded wait and a line, not the answer', async () => {
     const repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });

@@ -1,14 +1,14 @@
 import { checkWorkerScanner, indexFile, redisAddress, startBullmqIndexWorker } from '@monorag/indexer/queue';
 import { createProjectEmbedder } from '../embedder-factory.js';
-import { createProjectContext, ensureDataDir, refuseNestedProject, type ProjectContext } from '../project-context.js';
+import { createProjectContext, dataDirIgnorePattern, ensureDataDir, refuseNestedProject, type ProjectContext } from '../project-context.js';
 import { projectKey } from '../project-key.js';
 import { openProjectStore, redisUrlOf } from '../store-factory.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrainedQueue } from '../queue-freshness.js';
-import { createIndexChunker, secretScannerOf } from '@monorag/indexer';
-import type { ChunkStore } from '@monorag/store';
+import { createIgnoreFilter, createIndexChunker, secretScannerOf } from '@monorag/indexer';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { DUPLICATE_SIGNAL_MS } from '../duplicate-signal.js';
+import { followIndexFile, type FollowedStore } from '../follow-index-file.js';
 
 /** Options of `monorag worker`. */
 export interface WorkerCommandOptions {
@@ -76,7 +76,7 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
   // Redis first: with Redis down the worker fails with QUEUE_UNAVAILABLE before it creates the data
   // directory, contacts (or starts) the embedder or opens the store.
   const queue = await openQueue(context);
-  let store: ChunkStore;
+  let opened: FollowedStore;
   let chunker: Awaited<ReturnType<typeof createIndexChunker>>;
   let embedder: ReturnType<typeof createProjectEmbedder>;
   try {
@@ -85,21 +85,28 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     chunker = await createIndexChunker(embedder, info, logger);
-    store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
+    const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
+    const first = await openProjectStore(context, identity);
     // A worker set up unlike the index would only take jobs to fail them: it does not start.
-    await checkWorkerScanner(store, config.index.redactSecrets, context.root).catch(async (error: unknown) => {
-      await store.close();
+    await checkWorkerScanner(first, config.index.redactSecrets, context.root).catch(async (error: unknown) => {
+      await first.close();
       throw error;
     });
+    // A rebuild by another process replaces (or, with `jobs enqueue --rebuild`, deletes) the index file:
+    // each job and each freshness record first follows it, or they would go into the unlinked file.
+    opened = followIndexFile(context, first, identity);
   } catch (error) {
     await queue.close();
     throw error;
   }
+  const { store, follow } = opened;
   const scanner = secretScannerOf(config.index.redactSecrets);
+  const ignorePattern = dataDirIgnorePattern(context);
   /** Freshness records in flight, one after another; `stop` waits for them before closing the store. */
   let recording = Promise.resolve();
   const recordIfDrained = (): void => {
     recording = recording
+      .then(() => follow())
       .then(() => recordDrainedQueue(queue, store, scanner))
       .then(
         (drained) => {
@@ -123,8 +130,16 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     concurrency: config.queue.concurrency,
     lockMs: config.queue.lockSeconds * 1000,
     logger,
-    processFile: (data, reportProgress) =>
-      indexFile({ root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, redactSecrets: config.index.redactSecrets, onProgress: reportProgress }),
+    processFile: async (data, reportProgress) => {
+      await follow();
+      return indexFile({
+        root: context.root, path: data.path, store, chunker, embedder, maxFileBytes: config.index.maxFileBytes, redactSecrets: config.index.redactSecrets,
+        // Read anew for each job (the rule files along one path): a rule added since the worker started
+        // leaves the file out, and its job removes it from the index.
+        filter: createIgnoreFilter({ root: context.root, extraIgnores: ignorePattern ? [ignorePattern] : [] }),
+        onProgress: reportProgress,
+      });
+    },
     onJobDone: recordIfDrained,
   }).catch(async (error: unknown) => {
     await queue.close();

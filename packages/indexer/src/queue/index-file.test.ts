@@ -2,6 +2,7 @@ import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
+import { createIgnoreFilter } from '../ignore-filter.js';
 import { indexProject } from '../index-project.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '../redact-file-text.js';
 import { createHeldEmbedder } from '../test-held-embedder.js';
@@ -146,6 +147,25 @@ describe('indexFile and the read time of an entry (FileRecord.indexedAt)', () =>
     // Not saved since: the entry keeps its stamp.
     expect(await indexFile({ ...base, path: 'src/plain.ts' })).toEqual({ path: 'src/plain.ts', outcome: 'unchanged', chunks: 1 });
     expect((await base.store.getFile('src/plain.ts'))!.indexedAt).toBe(restamped.indexedAt);
+    await base.store.close();
+  });
+});
+
+describe('indexFile and the project ignore rules', () => {
+  it('a file a new .monoragignore line leaves out is deleted from the index by its job, as the walk drops it; without a filter it stays', async () => {
+    const { root } = writeTokenProject();
+    const base = await openTestIndex(root);
+    await indexProject({ ...base, redactSecrets: false });
+    expect(await base.store.getFile('src/plain.ts')).toBeDefined();
+    writeFileSync(path.join(root, '.monoragignore'), 'src/plain.ts\n');
+    // The job a worker without the rules would run: the file exists and is unchanged, so it stays.
+    expect(await indexFile({ ...base, path: 'src/plain.ts', redactSecrets: false })).toMatchObject({ outcome: 'unchanged' });
+    const filter = createIgnoreFilter({ root });
+    expect(await indexFile({ ...base, path: 'src/plain.ts', redactSecrets: false, filter })).toEqual({ path: 'src/plain.ts', outcome: 'deleted', chunks: 0 });
+    expect(await base.store.getFile('src/plain.ts')).toBeUndefined();
+    expect(await base.store.chunksOfFile('src/plain.ts')).toEqual([]);
+    // A file the rules keep is indexed as before.
+    expect(await indexFile({ ...base, path: 'src/deploy.ts', redactSecrets: false, filter })).toMatchObject({ outcome: 'unchanged' });
     await base.store.close();
   });
 });

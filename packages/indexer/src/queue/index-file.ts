@@ -9,6 +9,7 @@ import { isGeneratedFile } from '../detect-generated.js';
 import { readProjectFile, textOf, type ReadFileResult } from '../read-project-file.js';
 import { tooLargeDetail } from '../too-large-detail.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, redactFileText, sameSecrets, secretScannerOf } from '../redact-file-text.js';
+import type { IgnoreFilter } from '../ignore-filter.js';
 import type { FileJobProgress, FileJobResult } from './file-job.js';
 
 /** Options of {@link indexFile}. */
@@ -30,12 +31,19 @@ export interface IndexFileOptions {
    * While the index's {@link SECRET_SCANNER_META} is not the scanner this gives, an unchanged file is scanned again.
    */
   redactSecrets?: boolean;
+  /**
+   * The project's ignore rules as they are now (`createIgnoreFilter`, with the data directory's rule): a
+   * file they leave out is deleted from the index, as a run's walk drops it. Without it every existing
+   * file is indexed, so a file that became ignored (a new `.gitignore` line) would stay indexed.
+   */
+  filter?: Pick<IgnoreFilter, 'isPathIgnored'>;
   onProgress?: (progress: FileJobProgress) => void | Promise<void>;
 }
 
 /**
  * Brings one file's index entry up to date, the unit of work of a queue worker: a missing, binary,
- * generated or oversized file, a symbolic link, or one holding a private key, is deleted from the index; a file whose content hash equals the
+ * generated or oversized file, a symbolic link, one holding a private key, or one the project's ignore
+ * rules leave out (`filter`), is deleted from the index; a file whose content hash equals the
  * manifest's is left alone (only its `indexedAt` moves to this read when the file was saved since the
  * entry's read), unless the index was written with another secret scanner (see below);
  * otherwise it is analysed, embedded through the cache and written with
@@ -56,7 +64,7 @@ export interface IndexFileOptions {
  *   `FILE_UNREADABLE` for a file that exists but cannot be read (the job is retried),
  *   or whose secret scan fails, `EMBEDDER_UNAVAILABLE`, `STORE_FAILED`.
  */
-export async function indexFile({ root, path: rel, store, chunker, embedder, maxFileBytes, redactSecrets = true, onProgress }: IndexFileOptions): Promise<FileJobResult> {
+export async function indexFile({ root, path: rel, store, chunker, embedder, maxFileBytes, redactSecrets = true, filter, onProgress }: IndexFileOptions): Promise<FileJobResult> {
   const scanner = secretScannerOf(redactSecrets);
   const required = await store.getMeta(REQUIRED_SCANNER_META);
   if (required !== undefined && required !== scanner) {
@@ -77,7 +85,7 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
   });
-  if (info === undefined || !info.isFile()) return gone();
+  if (info === undefined || !info.isFile() || filter?.isPathIgnored(rel, false)) return gone();
   // The entry's `indexedAt`: taken before the read (the notebook measure's or the one below), so a save
   // during or after it is later, and pending.
   const readAt = Date.now();

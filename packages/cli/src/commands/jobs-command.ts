@@ -76,7 +76,8 @@ export interface EnqueueReport extends FileJobsReport {
  * connected) and then records the indexed commit and time, and the secret scanner unless failed jobs
  * remain (`recordDrain`, as the worker that drains the queue does).
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer, before anything is
- *   changed (`--rebuild` deletes the store only once Redis has answered).
+ *   changed (`--rebuild` deletes the store only once Redis has answered, and says on stderr that searches
+ *   find only what the workers have indexed again until the queue drains).
  */
 export async function runEnqueueCommand(project: string | undefined, options: EnqueueCommandOptions): Promise<EnqueueReport> {
   const context = createProjectContext({ project, argName: '<path>', overrides: { dataDir: options.dataDir } });
@@ -90,7 +91,14 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);
-    if (options.rebuild) await deleteProjectStore(context);
+    if (options.rebuild) {
+      await deleteProjectStore(context);
+      // Unlike the in-process `index --rebuild`, which builds beside the old index and swaps it in, the
+      // queue's rebuild starts from an empty index that the workers fill job by job.
+      process.stderr.write(
+        'monorag: --rebuild with the team queue deleted the index (and its embedding cache); searches find only what the workers have indexed again until the queue drains.\n',
+      );
+    }
     store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
     const { report: planned, scanner } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
     const report: EnqueueReport = planned;

@@ -52,6 +52,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('says which values MONORAG_REDACT_SECRETS accepts (a trial got "Invalid input")', () => {
+    expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_REDACT_SECRETS: 'Off' } }).index.redactSecrets).toBe(false);
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_REDACT_SECRETS: 'maybe' } })).toThrowError(
+      'Invalid configuration value for "index.redactSecrets": must be true or false (in the environment also 1 / 0, yes / no, on / off). It comes from the environment variable MONORAG_REDACT_SECRETS; fix it there.',
+    );
+  });
+
   it('names the bad key and where to fix it', () => {
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_MAX_FILE_BYTES: 'lots' } })).toThrowError(
       /Invalid configuration value for "index.maxFileBytes"/,

@@ -56,7 +56,7 @@ export const configSchema = z.strictObject({
        * left out either way, and `get_file_context` redacts regardless. Env `MONORAG_REDACT_SECRETS`
        * (`true`/`false`). Default true.
        */
-      redactSecrets: z.union([z.boolean(), z.stringbool()]).default(true),
+      redactSecrets: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false (in the environment also 1 / 0, yes / no, on / off)' }).default(true),
     })
     .default({ maxFileBytes: 1024 * 1024, concurrency: 4, cacheRetentionDays: 30, redactSecrets: true }),
   embedding: z

@@ -8,8 +8,7 @@ import { checkIndexOwner } from './index-owner.js';
 import { missingIndexError } from './missing-index-error.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
-import { createSwitchableStore } from './switchable-store.js';
-import { inodeOf } from './inode-of.js';
+import { followIndexFile } from './follow-index-file.js';
 import { countWorkTreePending } from './work-tree-pending.js';
 import { createQueueBacklogReader, type QueueBacklogReader } from './queue-backlog.js';
 
@@ -112,30 +111,5 @@ async function openFollowedStore(context: ProjectContext): Promise<ExistingStore
     await first.close();
     throw error;
   }
-  const handle = createSwitchableStore(first);
-  let opened = inodeOf(context.storeFile);
-  let reopening: Promise<void> | undefined;
-  const reopen = async (inode: number): Promise<void> => {
-    const previous = handle.current();
-    handle.switchTo(await openSqliteStore({ file: context.storeFile, logger: context.logger }));
-    opened = inode;
-    await previous.close();
-    context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it for searches');
-  };
-  const follow = async (): Promise<boolean> => {
-    if (reopening) {
-      await reopening;
-      return true;
-    }
-    const now = inodeOf(context.storeFile);
-    if (now === undefined || now === opened) return false;
-    reopening = reopen(now);
-    try {
-      await reopening;
-    } finally {
-      reopening = undefined;
-    }
-    return true;
-  };
-  return { store: handle.store, follow };
+  return followIndexFile(context, first, { open: () => openSqliteStore({ file: context.storeFile, logger: context.logger }) });
 }

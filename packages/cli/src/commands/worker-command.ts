@@ -94,7 +94,7 @@ export async function runWorkerCommand(project: string | undefined, options: Wor
     });
     // A rebuild by another process replaces (or, with `jobs enqueue --rebuild`, deletes) the index file:
     // each job and each freshness record first follows it, or they would go into the unlinked file.
-    opened = followIndexFile(context, first, identity);
+    opened = followIndexFile(context, first, { open: () => openProjectStore(context, identity), reopenMissing: true });
   } catch (error) {
     await queue.close();
     throw error;

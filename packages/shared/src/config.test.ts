@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,6 +98,12 @@ describe('loadConfig', () => {
       writeFileSync(file, text);
       expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(`${file} must hold a JSON object such as {"index": {"maxFileBytes": 2097152}}; it holds ${what}.`);
     }
+    rmSync(file);
+    mkdirSync(file);
+    expect(() => loadConfig({ projectRoot: root, env: {} })).toThrowError(
+      `${file} is a directory; monorag reads its configuration from a JSON file of that name. Replace it with a file or remove it.`,
+    );
+    rmSync(file, { recursive: true });
     for (const section of ['5', 'null', '"big"']) {
       writeFileSync(file, `{"index": ${section}}`);
       // The environment sets a key inside "index", but the bad value is the file's.

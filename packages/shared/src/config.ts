@@ -274,10 +274,22 @@ function valueAt(source: unknown, keyPath: readonly string[]): unknown {
 
 function readConfigFile(file: string): unknown {
   if (!existsSync(file)) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const what = code === 'EISDIR' ? 'is a directory' : `cannot be read (${(error as Error).message})`;
+    throw new MonoragError(
+      ErrorCode.CONFIG_INVALID,
+      `${file} ${what}; monorag reads its configuration from a JSON file of that name. Replace it with a file or remove it.`,
+      { cause: error },
+    );
+  }
   let parsed: unknown;
   try {
     // A UTF-8 byte-order mark (some Windows editors write one) is not JSON; drop it as decodeText does.
-    parsed = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new MonoragError(
       ErrorCode.CONFIG_INVALID,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, errorMessage, loadConfig, MonoragError } from '@monorag/shared';
 import { resolveDataDir, STORE_FILE_NAME, type ProjectContext } from './project-context.js';
@@ -22,10 +22,16 @@ function findIndexedAncestor(context: ProjectContext): { root: string; storeFile
  * The `INDEX_NOT_FOUND` error of a project without an index file. When a directory above the project
  * has an index, the project is taken for a subdirectory of that one: the message names it and suggests
  * `--project <it>` (indexing the subdirectory would build a second, nested index). Otherwise it says to
- * run `monorag index <root>`.
+ * run `monorag index <root>`. A data directory that is a file is named as the fault instead.
  */
 export function missingIndexError(context: ProjectContext): MonoragError {
   const looked = `No index for ${context.root} (looked for ${context.storeFile}).`;
+  if (existsSync(context.dataDir) && !statSync(context.dataDir).isDirectory()) {
+    return new MonoragError(
+      ErrorCode.INDEX_NOT_FOUND,
+      `${looked} The data directory ${context.dataDir} is a file, not a directory: point --data-dir (or MONORAG_DATA_DIR, or "dataDir" in monorag.json) at the directory that holds the index, or at a new one and run \`monorag index ${context.root}\`.`,
+    );
+  }
   const ancestor = findIndexedAncestor(context);
   if (ancestor === undefined) return new MonoragError(ErrorCode.INDEX_NOT_FOUND, `${looked} Run \`monorag index ${context.root}\` first.`);
   const sub = path.relative(ancestor.root, context.root).split(path.sep).join('/');

@@ -80,7 +80,7 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     const pendingChanges = w ? w.pendingChanges() : pathQueueLength(context.dataDir);
     const indexing = w ? w.indexing() : indexLockHolder(context.dataDir) !== null;
     const queued = await backlog.read(!watching);
-    // A file watcher counts new and edited files among its pending paths; without one, ask git for untracked
+    // A file watcher counts new and edited files among its pending paths; without one, ask git (outside git, walk the tree) for untracked
     // and edited files that nothing queued (a queued file job is counted by the queue).
     const headCommit = await currentCommit(context.root);
     const unqueued = watching ? 0 : await countWorkTreePending(context, store, headCommit, queued?.queuedPaths);

@@ -9,7 +9,8 @@ import { dataDirIgnorePattern, type ProjectContext } from './project-context.js'
  * freshness of commands that have no file watcher. Paths in `queued` (file jobs waiting in the team
  * stack's queue) are left out: they are queued, not pending unnoticed. `headCommit` is HEAD now
  * (`currentCommit`), which the caller reads for the freshness it reports. The index's manifest is read
- * once and answers every question about the files it holds.
+ * once and answers every question about the files it holds. Outside git the tree is walked as an index
+ * run walks it (one stat per file) to find the same changes.
  */
 export async function countWorkTreePending(context: ProjectContext, store: ChunkStore, headCommit: string | null, queued?: ReadonlySet<string>): Promise<number> {
   const at = Number((await store.getMeta('indexedAt')) ?? NaN);
@@ -19,6 +20,7 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
   const skipped = await readSkippedFiles(store);
   return countWorkTreeChanges({
     root: context.root,
+    maxFileBytes: context.config.index.maxFileBytes,
     sinceMs: Number.isFinite(at) && at > 0 ? at : null,
     filter,
     isIndexed: async (rel) => manifest.has(rel),

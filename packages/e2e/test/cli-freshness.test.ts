@@ -119,6 +119,32 @@ describe('the CLI freshness flag', () => {
     const search = await runCli(['search', 'tokScratch', '--lexical', '--json', '--project', repo], env);
     expect((JSON.parse(search.stdout) as { results: { path: string }[] }).results.map((hit) => hit.path)).not.toContain('src/scratch.ts');
   }, 60_000);
+
+  it('outside git, calls it stale after a new file, an edit and a deletion since the last run (a trial: a plain directory never was)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'monorag-nogit-fresh-'));
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src/a.ts'), tokenFile('tokA'));
+    writeFileSync(path.join(dir, 'src/b.ts'), tokenFile('tokB'));
+    try {
+      const indexed = await runCli(['index', dir, '--quiet'], env);
+      expect(indexed.code, indexed.stderr).toBe(0);
+      expect(await status(dir)).toMatchObject({ stale: false, pendingChanges: 0, warning: null });
+      await new Promise((r) => setTimeout(r, 20)); // the edit's mtime must pass the run's time
+      writeFileSync(path.join(dir, 'src/a.ts'), tokenFile('tokEdited'));
+      writeFileSync(path.join(dir, 'src/c.ts'), tokenFile('tokC'));
+      rmSync(path.join(dir, 'src/b.ts'));
+      expect(await status(dir)).toMatchObject({
+        stale: true,
+        pendingChanges: 3,
+        warning: 'Results may be out of date: 3 changed file(s) in the work tree are not indexed yet (`monorag index` indexes them).',
+      });
+      const again = await runCli(['index', dir, '--quiet'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await status(dir)).toMatchObject({ stale: false, pendingChanges: 0, warning: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('monorag serve: freshness from the start', () => {

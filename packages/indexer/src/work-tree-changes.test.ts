@@ -142,9 +142,44 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter: createIgnoreFilter({ root }) })).toBe(0);
   });
 
-  it('counts nothing outside a git work tree', async () => {
+  it('counts nothing outside a git work tree without the size limit to walk it by', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-nogit-')));
     writeFileSync(path.join(root, 'a.ts'), 'a');
     expect(await countWorkTreeChanges({ root, sinceMs: null, filter: createIgnoreFilter({ root }) })).toBe(0);
+  });
+
+  it('outside git, walks the tree: new and edited files since the index read them, deleted and newly ignored ones it holds (a trial: never stale)', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-walked-changes-')));
+    const indexedAt = Date.now() - 60_000;
+    write(root, 'src/kept.ts', indexedAt - 5000);
+    write(root, 'src/edited.ts', indexedAt + 1000);
+    write(root, 'src/new.ts', indexedAt + 1000);
+    write(root, 'src/old-new.ts', indexedAt - 1000); // not indexed, but older than the run: a run left it out
+    write(root, 'notes/draft.md', indexedAt + 1000);
+    write(root, 'big.ts', indexedAt + 1000, 'x'.repeat(200)); // over the size limit: no run indexes it
+    write(root, 'logo.png', indexedAt + 1000); // binary by extension
+    write(root, '.monorag/index.sqlite', indexedAt + 1000);
+    const indexed = new Map([
+      ['src/kept.ts', indexedAt],
+      ['src/edited.ts', indexedAt],
+      ['src/deleted.ts', indexedAt],
+      ['notes/draft.md', indexedAt + 2000], // read after its last save: not pending
+    ]);
+    const options = {
+      root,
+      maxFileBytes: 100,
+      sinceMs: indexedAt,
+      filter: createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] }),
+      indexedAtOf: async (rel: string) => indexed.get(rel),
+      indexedPaths: async () => [...indexed.keys()],
+    };
+    // src/edited.ts, src/new.ts, src/deleted.ts
+    expect(await countWorkTreeChanges(options)).toBe(3);
+    expect(await countWorkTreeChanges({ ...options, exclude: new Set(['src/new.ts', 'src/deleted.ts']) })).toBe(1);
+    // No completed run: every selected file counts (kept, edited, new, old-new, draft), and the deleted one the index holds.
+    expect(await countWorkTreeChanges({ ...options, sinceMs: null, indexedAtOf: undefined })).toBe(6);
+    // A rule that now leaves out a file the index holds: the next run removes it.
+    write(root, '.monoragignore', indexedAt - 1000, 'notes/\n');
+    expect(await countWorkTreeChanges({ ...options, filter: createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] }) })).toBe(4);
   });
 });

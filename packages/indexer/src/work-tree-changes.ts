@@ -4,11 +4,18 @@ import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
+import { belowUnreadableDir, walkProject } from './walk-project.js';
 
 /** Options of {@link countWorkTreeChanges}. */
 export interface WorkTreeChangesOptions {
-  /** Absolute real path of the project root (a git work tree; otherwise nothing is counted). */
+  /** Absolute real path of the project root: a git work tree, or, with {@link maxFileBytes}, any directory. */
   root: string;
+  /**
+   * The index's size limit in bytes (`index.maxFileBytes`). Given, a project that is not a git work tree
+   * (no `.git` at its root) is walked as an index run walks it (`walkProject`: the ignore rules, file
+   * stats only, no content read) instead of asking git; without it, nothing is counted there.
+   */
+  maxFileBytes?: number;
   /**
    * The index's `indexedAt` meta, in ms since the Unix epoch: when the last completed index run started
    * (in queue mode, when the queue last drained); null when none completed (every file counts).
@@ -70,11 +77,13 @@ export interface WorkTreeChangesOptions {
  * index holds that path. Links are never followed, so a looping link never fails a status or a search.
  * HEAD only moves with commits, so without this a new file, an uncommitted edit or deletion would
  * leave the index looking fresh.
- * @returns the number of such files; 0 outside a git work tree or when git cannot run.
+ * Outside a git work tree, with `maxFileBytes`, the same files are found by walking the tree
+ * ({@link countWalkedChanges}).
+ * @returns the number of such files; 0 when git cannot run, and outside a git work tree without `maxFileBytes`.
  */
 export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Promise<number> {
   const { root, sinceMs, filter, isIndexed, indexedAtOf, skippedAtOf, indexedPaths, exclude } = options;
-  if (!existsSync(path.join(root, '.git'))) return 0;
+  if (!existsSync(path.join(root, '.git'))) return options.maxFileBytes === undefined ? 0 : countWalkedChanges(options, options.maxFileBytes);
   const git = simpleGit({ baseDir: root });
   let listed: string;
   let tracked: string | undefined;
@@ -105,6 +114,40 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
   const gone = indexedPaths && tracked !== undefined ? await deletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude) : [];
   const reverted = options.headDifferences ? await revertedToHead(root, options.headDifferences, changed, filter, exclude) : [];
   return count + new Set([...gone, ...reverted]).size;
+}
+
+/**
+ * Work-tree changes of a project outside git, found by walking it as an index run does: files the
+ * walk selects that are new or modified since the index read them (or since `sinceMs`, or since a run
+ * left them out on purpose, as in {@link countWorkTreeChanges}), and paths the index holds
+ * (`indexedPaths`) that the walk no longer selects (deleted, now ignored, too large or a link: the next
+ * run removes them) unless they lie below a directory the walk could not list. Costs one stat per file
+ * of the tree; no file is read. 0 when the root cannot be listed.
+ */
+async function countWalkedChanges(options: WorkTreeChangesOptions, maxFileBytes: number): Promise<number> {
+  const { root, sinceMs, filter, indexedAtOf, skippedAtOf, indexedPaths, exclude } = options;
+  let walk;
+  try {
+    walk = await walkProject({ root, maxFileBytes, filter });
+  } catch (error) {
+    // The root cannot be listed: nothing is known about the tree, as when git cannot run.
+    if ((error as NodeJS.ErrnoException).code !== undefined) return 0;
+    throw error;
+  }
+  const selected = new Set<string>();
+  let count = 0;
+  for (const file of walk.files) {
+    selected.add(file.path);
+    if (exclude?.has(file.path)) continue;
+    const since = (indexedAtOf && (await indexedAtOf(file.path))) ?? skippedSince(sinceMs, skippedAtOf && (await skippedAtOf(file.path)));
+    if (since === null || file.mtimeMs > since) count++;
+  }
+  if (indexedPaths) {
+    for (const rel of await indexedPaths()) {
+      if (!selected.has(rel) && !exclude?.has(rel) && !belowUnreadableDir(walk, rel)) count++;
+    }
+  }
+  return count;
 }
 
 /** The time a file the index does not hold counts from: the later of `sinceMs` and when a run left it out (`skippedAt`). */

@@ -50,6 +50,12 @@ describe('readIndexFreshness', () => {
     );
   });
 
+  it('outside git (no HEAD), names `monorag index` alone for work-tree changes: no git hook can queue them', async () => {
+    const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000' }), { headCommit: null, unqueuedChanges: 3 });
+    expect(freshness).toMatchObject({ stale: true, pendingChanges: 3, unqueuedChanges: 3, indexedCommit: null });
+    expect(freshness.warning).toBe('Results may be out of date: 3 changed file(s) in the work tree are not indexed yet (`monorag index` indexes them).');
+  });
+
   it("counts the queue's file jobs as pending and says when no worker is connected to run them", async () => {
     const queue = { name: 'monorag-index-p-1234abcd', jobs: 12, active: 0, failed: 0, workers: 0, error: null };
     const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000', indexedCommit: 'b667aaaaaaaaaaaa' }), {

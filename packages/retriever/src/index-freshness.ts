@@ -109,7 +109,9 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
       reasons.push(
         watcher !== null
           ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (the file watcher of process ${watcher} picks them up as it sees them)`
-          : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, \`monorag index\` at once)`,
+          : headCommit === null
+            ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (\`monorag index\` indexes them)`
+            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, \`monorag index\` at once)`,
       );
     }
   }

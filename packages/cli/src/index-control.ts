@@ -4,7 +4,7 @@ import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
 import type { ProjectContext } from './project-context.js';
-import { countWorkTreePending } from './work-tree-pending.js';
+import { countWorkTreePending, headMoveIndexedFor } from './work-tree-pending.js';
 import type { QueueBacklogReader } from './queue-backlog.js';
 import type { WatchedProject } from './watch-project.js';
 
@@ -85,7 +85,7 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     const headCommit = await currentCommit(context.root);
     const unqueued = watching ? 0 : await countWorkTreePending(context, store, headCommit, queued?.queuedPaths);
     return readIndexFreshness(store, {
-      headCommit, pendingChanges, unqueuedChanges: unqueued, indexing, queue: queued?.backlog,
+      headCommit, headMoveIndexed: await headMoveIndexedFor(context, store, headCommit), pendingChanges, unqueuedChanges: unqueued, indexing, queue: queued?.backlog,
       // Without a watcher here (--no-watch), another process's (`monorag watch`) may pick the changes up.
       watcherPid: watching ? null : liveWatcher(context.dataDir),
     });

@@ -9,7 +9,7 @@ import { missingIndexError } from './missing-index-error.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
 import { followIndexFile } from './follow-index-file.js';
-import { countWorkTreePending } from './work-tree-pending.js';
+import { countWorkTreePending, headMoveIndexedFor } from './work-tree-pending.js';
 import { createQueueBacklogReader, type QueueBacklogReader } from './queue-backlog.js';
 
 /** A project's index opened for queries. */
@@ -81,6 +81,7 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
     const headCommit = await currentCommit(context.root);
     return readIndexFreshness(store, {
       headCommit,
+      headMoveIndexed: await headMoveIndexedFor(context, store, headCommit),
       pendingChanges,
       unqueuedChanges: await countWorkTreePending(context, store, headCommit, queued?.queuedPaths),
       indexing,

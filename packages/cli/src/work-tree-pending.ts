@@ -1,4 +1,4 @@
-import { countWorkTreeChanges, createIgnoreFilter, readHeadDifferences, readSkippedFiles } from '@monorag/indexer';
+import { countWorkTreeChanges, createIgnoreFilter, headMoveIndexed, readHeadDifferences, readSkippedFiles } from '@monorag/indexer';
 import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
 
@@ -29,5 +29,24 @@ export async function countWorkTreePending(context: ProjectContext, store: Chunk
     indexedPaths: async () => [...manifest.keys()],
     headDifferences: { indexedCommit: (await store.getMeta('indexedCommit')) || null, headCommit, record: () => readHeadDifferences(store) },
     exclude: queued,
+  });
+}
+
+/**
+ * Whether HEAD (`headCommit`, read by the caller) differs from the commit the index reflects only by
+ * content the index already holds (`headMoveIndexed` with the project's ignore rules and size limit);
+ * false when HEAD is unknown or is that commit (nothing to excuse), or the index reflects no commit.
+ */
+export async function headMoveIndexedFor(context: ProjectContext, store: ChunkStore, headCommit: string | null): Promise<boolean> {
+  const indexedCommit = (await store.getMeta('indexedCommit')) || null;
+  if (headCommit === null || indexedCommit === null || headCommit === indexedCommit) return false;
+  const pattern = dataDirIgnorePattern(context);
+  return headMoveIndexed({
+    root: context.root,
+    indexedCommit,
+    headCommit,
+    filter: createIgnoreFilter({ root: context.root, extraIgnores: pattern ? [pattern] : [] }),
+    maxFileBytes: context.config.index.maxFileBytes,
+    contentHashOf: async (rel) => (await store.getFile(rel))?.contentHash,
   });
 }

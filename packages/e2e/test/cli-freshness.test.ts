@@ -120,6 +120,24 @@ describe('the CLI freshness flag', () => {
     expect((JSON.parse(search.stdout) as { results: { path: string }[] }).results.map((hit) => hit.path)).not.toContain('src/scratch.ts');
   }, 60_000);
 
+  it('stays fresh when HEAD moves only to content the index holds: an amended message, a commit of indexed edits (a trial: stale after --amend)', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA'), 'src/b.ts': tokenFile('tokB') });
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    git(repo, 'commit', '-q', '--amend', '-m', 'reworded');
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0, warning: null });
+    writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('tokEdited'));
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    git(repo, 'commit', '-q', '-am', 'edit a, indexed before the commit');
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0, warning: null });
+    // A commit of content the index has not read: committed, git lists it as no work-tree change, so HEAD is the reason.
+    writeFileSync(path.join(repo, 'src/b.ts'), tokenFile('tokB2'));
+    git(repo, 'commit', '-q', '-am', 'edit b');
+    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    const stale = await status(repo);
+    expect(stale).toMatchObject({ stale: true, pendingChanges: 0 });
+    expect(stale.warning).toMatch(new RegExp(`^Results may be out of date: HEAD is ${head.slice(0, 12)} but the index reflects [0-9a-f]{12}\\.$`));
+  }, 60_000);
+
   it('outside git, calls it stale after a new file, an edit and a deletion since the last run (a trial: a plain directory never was)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'monorag-nogit-fresh-'));
     mkdirSync(path.join(dir, 'src'));

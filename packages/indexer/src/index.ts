@@ -10,6 +10,7 @@ export { currentCommit } from './current-commit.js';
 export { HEAD_DIFFERENCES_META, headDifferences, readHeadDifferences, recordHeadDifferences, type HeadDifferencesRecord } from './head-differences.js';
 export { normaliseRemoteUrl, repositoryIdentity, type RepositoryIdentity } from './repository-identity.js';
 export { countWorkTreeChanges, type WorkTreeChangesOptions } from './work-tree-changes.js';
+export { HEAD_MOVE_MAX_PATHS, headMoveIndexed, type HeadMoveOptions } from './head-move-indexed.js';
 export { readSkippedFiles, SKIPPED_FILES_META } from './skipped-files.js';
 export { DEFAULT_IGNORE_RULES, BINARY_EXTENSIONS } from './default-ignores.js';
 export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFilter, type IgnoreFilterOptions } from './ignore-filter.js';

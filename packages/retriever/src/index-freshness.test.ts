@@ -50,6 +50,12 @@ describe('readIndexFreshness', () => {
     );
   });
 
+  it('HEAD moved only to content the index holds is no reason to call it stale', async () => {
+    const store = storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' });
+    expect(await readIndexFreshness(store, { headCommit: 'bbbb', headMoveIndexed: true })).toMatchObject({ stale: false, warning: null, headCommit: 'bbbb', indexedCommit: 'aaaa' });
+    expect((await readIndexFreshness(store, { headCommit: 'bbbb' })).warning).toBe('Results may be out of date: HEAD is bbbb but the index reflects aaaa.');
+  });
+
   it('outside git (no HEAD), names `monorag index` alone for work-tree changes: no git hook can queue them', async () => {
     const freshness = await readIndexFreshness(storeWith({ indexedAt: '1796000000000' }), { headCommit: null, unqueuedChanges: 3 });
     expect(freshness).toMatchObject({ stale: true, pendingChanges: 3, unqueuedChanges: 3, indexedCommit: null });

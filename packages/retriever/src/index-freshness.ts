@@ -57,6 +57,11 @@ export interface QueueBacklog {
 /** What the caller knows beyond the store: the work tree's HEAD and work waiting to be indexed. */
 export interface FreshnessProbe {
   headCommit?: string | null;
+  /**
+   * HEAD differs from the indexed commit only by content the index already holds (`headMoveIndexed`:
+   * an amended message, a commit of edits a run has indexed); default false. True, the move is no reason to call the index stale.
+   */
+  headMoveIndexed?: boolean;
   /** Changed paths queued for indexing (a watcher's pending paths, the git hooks' queue files); default 0. */
   pendingChanges?: number;
   /** Work-tree changes nothing has queued (see {@link IndexFreshness.unqueuedChanges}); default 0. */
@@ -100,7 +105,7 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
     );
   }
   else {
-    if (headCommit !== null && headCommit !== indexedCommit) {
+    if (headCommit !== null && headCommit !== indexedCommit && probe.headMoveIndexed !== true) {
       reasons.push(`HEAD is ${headCommit.slice(0, 12)} but the index reflects ${indexedCommit ? indexedCommit.slice(0, 12) : 'no commit'}`);
     }
     if (queuedPaths > 0) reasons.push(`${queuedPaths} changed path(s) are waiting to be indexed`);

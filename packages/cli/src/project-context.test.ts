@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -101,5 +101,42 @@ describe('a directory inside another project gets no data directory of its own',
     const dataDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-nested-data-')));
     writeFileSync(path.join(dataDir, 'index.sqlite'), '');
     expect(enclosingProject(contextOf(shared.lib, { dataDir }))).toBeUndefined();
+  });
+});
+
+describe('a configured data directory that is a folder of the project (trial: "dataDir": "src" dropped src/ from the index and from git)', () => {
+  const contextOf = (root: string, dataDir: string) => createProjectContext({ project: root, argName: '<path>', overrides: { dataDir } });
+
+  it('refuses the project root and a project folder holding files and no index, writing nothing', () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-datadir-folder-')));
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src', 'parse.py'), 'def parse(): pass\n');
+    writeFileSync(path.join(root, 'src', 'app.py'), 'import parse\n');
+    expect(() => ensureDataDir(contextOf(root, 'src'))).toThrowError(
+      `The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json) ${root}/src is a folder of the project that holds 2 entries of its own (app.py, ...) and no index: ` +
+        "monorag leaves its data directory out of the index and out of git's view (.git/info/exclude), so these files would be lost to both. Nothing was written. " +
+        'Choose a new directory for the index, such as .monorag (the default) or one outside the project.',
+    );
+    expect(readdirSync(path.join(root, 'src')).sort()).toEqual(['app.py', 'parse.py']);
+    expect(() => ensureDataDir(contextOf(root, '.'))).toThrowError(
+      `The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json) is the project root ${root}: the index and its files would sit among the project's own. ` +
+        'Choose a new directory for the index, such as .monorag (the default) or one outside the project.',
+    );
+  });
+
+  it('accepts a new folder, an empty one, one holding only monorag files, and one that already holds an index', () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-datadir-folder-')));
+    ensureDataDir(contextOf(root, 'var/index'));
+    expect(existsSync(path.join(root, 'var', 'index'))).toBe(true);
+    mkdirSync(path.join(root, 'empty'));
+    ensureDataDir(contextOf(root, 'empty'));
+    mkdirSync(path.join(root, 'hooked'));
+    writeFileSync(path.join(root, 'hooked', 'hooks.log'), '');
+    mkdirSync(path.join(root, 'hooked', 'queue'));
+    ensureDataDir(contextOf(root, 'hooked'));
+    mkdirSync(path.join(root, 'built'));
+    writeFileSync(path.join(root, 'built', 'index.sqlite'), '');
+    writeFileSync(path.join(root, 'built', 'notes.txt'), 'kept beside an index built before\n');
+    ensureDataDir(contextOf(root, 'built'));
   });
 });

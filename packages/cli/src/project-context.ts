@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger, ErrorCode, errorMessage, invocationDir, loadConfig, MonoragError, type Config, type ConfigInput, type Logger } from '@monorag/shared';
 
@@ -134,6 +134,36 @@ export function refuseNestedProject(context: ProjectContext, command?: string): 
   );
 }
 
+/** Names monorag itself writes in a data directory (the index and its SQLite side files, locks, queues, logs). */
+const DATA_DIR_ENTRY = /^(index\.|hooks|queue|watchers|embedder|model\.json)/;
+
+/**
+ * Refuses a configured data directory (`--data-dir`, `MONORAG_DATA_DIR`, `dataDir`) that is the
+ * project root, or a folder inside the project that already holds files of its own and no index: the
+ * index leaves its data directory out of the walk and adds it to `.git/info/exclude`, so a source folder
+ * given by mistake (`"dataDir": "src"`) would drop out of the index and out of `git status`.
+ * @throws MonoragError `INVALID_ARGUMENT` naming the directory and an entry it holds, saying to choose a
+ *   new directory
+ */
+export function refuseProjectFolderAsDataDir(context: ProjectContext): void {
+  const { dataDir, root } = context;
+  if (context.config.dataDir === undefined) return;
+  const source = 'The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json)';
+  const fix = 'Choose a new directory for the index, such as .monorag (the default) or one outside the project.';
+  if (dataDir === root) {
+    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `${source} is the project root ${root}: the index and its files would sit among the project's own. ${fix}`);
+  }
+  if (relativeInside(root, dataDir) === undefined || !existsSync(dataDir) || !statSync(dataDir).isDirectory()) return;
+  if (existsSync(path.join(dataDir, STORE_FILE_NAME))) return;
+  const foreign = readdirSync(dataDir).filter((name) => !DATA_DIR_ENTRY.test(name)).sort();
+  if (foreign.length === 0) return;
+  throw new MonoragError(
+    ErrorCode.INVALID_ARGUMENT,
+    `${source} ${dataDir} is a folder of the project that holds ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} of its own (${foreign[0]}${foreign.length > 1 ? ', ...' : ''}) and no index: ` +
+      `monorag leaves its data directory out of the index and out of git's view (.git/info/exclude), so these files would be lost to both. Nothing was written. ${fix}`,
+  );
+}
+
 /**
  * Creates the data directory if needed, one missing component at a time (Node's recursive mkdir
  * loops forever on a parent that refuses new entries with ENOENT, as /proc does). A directory inside
@@ -145,6 +175,7 @@ export function refuseNestedProject(context: ProjectContext, command?: string): 
  */
 export function ensureDataDir(context: ProjectContext): void {
   refuseNestedProject(context);
+  refuseProjectFolderAsDataDir(context);
   const { dataDir } = context;
   const chosen = context.config.dataDir !== undefined;
   const fail = (code: string, why: string, cause?: unknown): never => {

@@ -25,6 +25,13 @@ describe('missingIndexError', () => {
     expect(error.message).toBe(`No index for ${root} (looked for ${root}/.monorag/index.sqlite). Run \`monorag index ${root}\` first.`);
   });
 
+  it('keeps a --data-dir flag in the command it suggests (trial: the suggested run built the index in the default place)', () => {
+    const root = tempRoot();
+    const dataDir = path.join(tempRoot(), 'elsewhere');
+    const error = missingIndexError(createProjectContext({ project: root, argName: '--project', overrides: { dataDir } }));
+    expect(error.message).toBe(`No index for ${root} (looked for ${dataDir}/index.sqlite). Run \`monorag index ${root} --data-dir ${dataDir}\` first.`);
+  });
+
   it('names a data directory that is a file as the fault, not the missing index (trial: MONORAG_DATA_DIR set to a file)', () => {
     const root = tempRoot();
     const dataDir = path.join(root, 'data');

@@ -22,7 +22,7 @@ function findIndexedAncestor(context: ProjectContext): { root: string; storeFile
  * The `INDEX_NOT_FOUND` error of a project without an index file. When a directory above the project
  * has an index, the project is taken for a subdirectory of that one: the message names it and suggests
  * `--project <it>` (indexing the subdirectory would build a second, nested index). Otherwise it says to
- * run `monorag index <root>`. A data directory that is a file is named as the fault instead.
+ * run `monorag index <root>`, with the `--data-dir` the command was given, if any. A data directory that is a file is named as the fault instead.
  */
 export function missingIndexError(context: ProjectContext): MonoragError {
   const looked = `No index for ${context.root} (looked for ${context.storeFile}).`;
@@ -33,7 +33,9 @@ export function missingIndexError(context: ProjectContext): MonoragError {
     );
   }
   const ancestor = findIndexedAncestor(context);
-  if (ancestor === undefined) return new MonoragError(ErrorCode.INDEX_NOT_FOUND, `${looked} Run \`monorag index ${context.root}\` first.`);
+  // A --data-dir flag is not remembered anywhere: the command must carry it again, or its index goes to the default place.
+  const flag = context.overrides?.dataDir !== undefined ? ` --data-dir ${context.dataDir}` : '';
+  if (ancestor === undefined) return new MonoragError(ErrorCode.INDEX_NOT_FOUND, `${looked} Run \`monorag index ${context.root}${flag}\` first.`);
   const sub = path.relative(ancestor.root, context.root).split(path.sep).join('/');
   return new MonoragError(
     ErrorCode.INDEX_NOT_FOUND,

@@ -117,11 +117,12 @@ export function createProgram(): Command {
   program
     .command('status')
     .description('Show what the index holds and how fresh it is.')
+    .argument('[path]', 'indexed project directory, as for index (or --project; default: current directory)')
     .option('--project <path>', 'indexed project directory (default: current directory)')
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--json', 'print JSON')
-    .action(async (opts) => {
-      await (await import('./commands/status-command.js')).runStatusCommand(opts);
+    .action(async (path: string | undefined, opts) => {
+      await (await import('./commands/status-command.js')).runStatusCommand({ ...opts, path });
     });
 
   for (const [command, role, what] of [

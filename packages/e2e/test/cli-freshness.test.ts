@@ -138,6 +138,17 @@ describe('the CLI freshness flag', () => {
     expect(stale.warning).toMatch(new RegExp(`^Results may be out of date: HEAD is ${head.slice(0, 12)} but the index reflects [0-9a-f]{12}\\.$`));
   }, 60_000);
 
+  it('status takes the project as [path], as index does, or as --project, not both (a trial: "too many arguments")', async () => {
+    const repo = makeGitRepo({ 'src/a.ts': tokenFile('tokA') });
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    const byPath = await runCli(['status', repo, '--json'], env);
+    expect(byPath.code, byPath.stderr).toBe(0);
+    expect(JSON.parse(byPath.stdout)).toEqual(await status(repo));
+    const both = await runCli(['status', repo, '--project', repo], env);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(`monorag: Both [path] (${repo}) and --project (${repo}) name the project; give it once, either way.\n`);
+  }, 60_000);
+
   it('outside git, calls it stale after a new file, an edit and a deletion since the last run (a trial: a plain directory never was)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'monorag-nogit-fresh-'));
     mkdirSync(path.join(dir, 'src'));

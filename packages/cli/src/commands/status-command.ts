@@ -1,6 +1,6 @@
 import { SECRET_SCANNER_META } from '@monorag/indexer';
 import type { IndexFreshness, QueueBacklog } from '@monorag/retriever';
-import type { FileRecord, IndexIdentity } from '@monorag/shared';
+import { ErrorCode, MonoragError, type FileRecord, type IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
 import { formatSecrets, indexSecrets, type IndexSecrets } from '../secret-summary.js';
@@ -74,9 +74,23 @@ function queueLine({ name, jobs, active, failed, workers, error }: QueueBacklog)
   return `${name}: ${jobs} file job(s) queued (${active} being indexed), ${failed} failed, ${workers} worker(s) connected`;
 }
 
-/** `monorag status`: what the index holds and how fresh it is (in queue mode also the file-job queue's backlog and workers). */
-export async function runStatusCommand(options: { project?: string; dataDir?: string; json?: boolean }): Promise<void> {
-  const context = createProjectContext({ project: options.project, argName: '--project', overrides: { dataDir: options.dataDir } });
+/**
+ * `monorag status [path]`: what the index holds and how fresh it is (in queue mode also the file-job queue's backlog and workers).
+ * The project comes from `path` or `--project` (`project`), not both.
+ * @throws MonoragError `INVALID_ARGUMENT` when both are given; the errors of {@link openRetriever} (no index, ...)
+ */
+export async function runStatusCommand(options: { path?: string; project?: string; dataDir?: string; json?: boolean }): Promise<void> {
+  if (options.path !== undefined && options.project !== undefined) {
+    throw new MonoragError(
+      ErrorCode.INVALID_ARGUMENT,
+      `Both [path] (${options.path}) and --project (${options.project}) name the project; give it once, either way.`,
+    );
+  }
+  const context = createProjectContext({
+    project: options.path ?? options.project,
+    argName: options.path !== undefined ? '[path]' : '--project',
+    overrides: { dataDir: options.dataDir },
+  });
   const index = await openRetriever(context);
   try {
     const status = await readStatusReport(context, index);

@@ -125,6 +125,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ projectRoot: root, env: {} }).search.defaultLimit).toBe(100);
   });
 
+  it('names every unknown key at once, each with its nearest valid key (trial: only the first was named, one fix-and-rerun per typo)', () => {
+    const root = tempRoot();
+    const file = path.join(root, 'monorag.json');
+    writeFileSync(file, JSON.stringify({ serch: { defaultLimit: 3 }, index: { maxFileByte: 5 } }));
+    let message = '';
+    try {
+      loadConfig({ projectRoot: root, env: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.startsWith(`${file}: unknown keys `)).toBe(true);
+    expect(message).toContain('Remove or rename them; ');
+    expect(message).toContain('"serch" (did you mean "search"?)');
+    expect(message).toContain('"index.maxFileByte" (did you mean "index.maxFileBytes"?)');
+    expect(message).toContain('the keys allowed at the top level are: ');
+    expect(message).toContain('the keys allowed in "index" are: ');
+  });
+
   it('rejects an unknown key in monorag.json, naming the file and the key and suggesting the nearest valid one', () => {
     const root = tempRoot();
     const file = path.join(root, 'monorag.json');

@@ -318,8 +318,8 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     // The environment and the flags only set known keys, so an unknown key comes from the file.
-    const unknown = parsed.error.issues.find((i) => i.code === 'unrecognized_keys');
-    if (unknown) throw unknownKeyError(file, unknown.path.map(String), unknown.keys[0] ?? '');
+    const unknown = parsed.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((key) => ({ objectPath: i.path.map(String), key })) : []));
+    if (unknown.length > 0) throw unknownKeyError(file, unknown);
     const issue = parsed.error.issues[0];
     const key = issue?.path.join('.') || '(root)';
     // The source whose value the merge kept: flags, then the environment, then the file (a section
@@ -359,16 +359,22 @@ function schemaKeys(objectPath: readonly string[]): string[] {
   return shape ? Object.keys(shape) : [];
 }
 
-/** `CONFIG_INVALID` naming the file and the unknown key, with the nearest valid key when one is close. */
-function unknownKeyError(file: string, objectPath: readonly string[], key: string): MonoragError {
-  const qualify = (name: string): string => [...objectPath, name].join('.');
-  const valid = schemaKeys(objectPath);
-  const nearest = nearestName(key, valid);
-  const where = objectPath.length === 0 ? 'at the top level' : `in "${objectPath.join('.')}"`;
+/**
+ * `CONFIG_INVALID` naming the file and every unknown key (so one edit fixes them all), each with the
+ * nearest valid key when one is close, and the keys allowed where they stand.
+ */
+function unknownKeyError(file: string, unknown: readonly { objectPath: readonly string[]; key: string }[]): MonoragError {
+  const named = unknown.map(({ objectPath, key }) => {
+    const qualify = (name: string): string => [...objectPath, name].join('.');
+    const nearest = nearestName(key, schemaKeys(objectPath));
+    return `"${qualify(key)}"${nearest ? ` (did you mean "${qualify(nearest)}"?)` : ''}`;
+  });
+  const places = [...new Map(unknown.map(({ objectPath }) => [objectPath.join('.'), objectPath])).values()];
+  const allowed = places.map((objectPath) => `${objectPath.length === 0 ? 'at the top level' : `in "${objectPath.join('.')}"`} are: ${schemaKeys(objectPath).join(', ')}`);
   return new MonoragError(
     ErrorCode.CONFIG_INVALID,
-    `${file}: unknown key "${qualify(key)}"${nearest ? ` (did you mean "${qualify(nearest)}"?)` : ''}. ` +
-      `Remove or rename it; the keys allowed ${where} are: ${valid.join(', ')}.`,
+    `${file}: unknown key${named.length > 1 ? 's' : ''} ${named.join(', ')}. ` +
+      `Remove or rename ${named.length > 1 ? 'them' : 'it'}; the keys allowed ${allowed.join('; the keys allowed ')}.`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -147,6 +147,23 @@ describe('the CLI freshness flag', () => {
     const both = await runCli(['status', repo, '--project', repo], env);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe(`monorag: Both [path] (${repo}) and --project (${repo}) name the project; give it once, either way.\n`);
+  }, 60_000);
+
+  it('calls it stale after a copy that keeps an old modification time (cp -p, tar x), and fresh after the run that reads it (trial)', async () => {
+    const repo = makeGitRepo({ 'src/parse.ts': tokenFile('tokParse') });
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(path.join(repo, 'src/parse.ts'), tokenFile('tokWalrus'));
+    utimesSync(path.join(repo, 'src/parse.ts'), new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
+    // A chmod (a status change, same text) counts once, until a run reads the file and finds its text unchanged.
+    await new Promise((r) => setTimeout(r, 20));
+    chmodSync(path.join(repo, 'src/parse.ts'), 0o600);
+    expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
+    expect((await runCli(['index', repo, '--quiet'], env)).code).toBe(0);
+    expect(await status(repo)).toMatchObject({ stale: false, pendingChanges: 0 });
   }, 60_000);
 
   it('outside git, calls it stale after a new file, an edit and a deletion since the last run (a trial: a plain directory never was)', async () => {

@@ -3,6 +3,7 @@ import { holdsPrivateKey, isMonoragError, type Chunk, type CodeSymbol, type File
 import { MAX_AVERAGE_LINE_CHARS, type Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
+import { changedAt } from './changed-at.js';
 import { embedChunks } from './embed-chunks.js';
 import { throwIfInterrupted } from './run-interrupted.js';
 import { currentCommit } from './current-commit.js';
@@ -243,7 +244,7 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
    */
   const unchanged = async (file: WalkedFile, previous: FileRecord, readAt: number): Promise<void> => {
     report.unchanged++;
-    if (file.mtimeMs > previous.indexedAt) await store.setFileIndexedAt(file.path, previous.contentHash, readAt);
+    if (file.changedMs > previous.indexedAt) await store.setFileIndexedAt(file.path, previous.contentHash, readAt);
   };
   /**
    * Records a file read at `readAt` that the index leaves out on purpose, and removes it if an earlier
@@ -253,7 +254,8 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     const { path } = file;
     skipped.push(manifest.has(path) ? { path, reason, removed: true } : { path, reason });
     // A whole-tree run's start covers a file saved before it (the walk's mtime may predate a save since).
-    if (scope || ((await lstat(file.absPath).catch(() => undefined))?.mtimeMs ?? 0) > started) handledSkips.set(path, readAt);
+    const info = await lstat(file.absPath).catch(() => undefined);
+    if (scope || (info ? changedAt(info) : 0) > started) handledSkips.set(path, readAt);
     await forget(path);
   };
 

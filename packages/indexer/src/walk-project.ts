@@ -1,5 +1,6 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { changedAt } from './changed-at.js';
 import { BINARY_EXTENSIONS } from './default-ignores.js';
 import { createIgnoreFilter, type IgnoreFilter } from './ignore-filter.js';
 import { inScope, reachesScope } from './path-scope.js';
@@ -16,6 +17,8 @@ export interface WalkedFile {
   size: number;
   /** Last modification time, ms since the Unix epoch (index runs take the newest files first). */
   mtimeMs: number;
+  /** When the file last changed as freshness judges it ({@link changedAt}: modification or status change), ms since the Unix epoch. */
+  changedMs: number;
 }
 
 /**
@@ -163,7 +166,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
         skipped.push({ path: rel, reason: 'too-large', detail: tooLarge });
         continue;
       }
-      files.push({ path: rel, absPath: abs, size, mtimeMs: info!.mtimeMs });
+      files.push({ path: rel, absPath: abs, size, mtimeMs: info!.mtimeMs, changedMs: changedAt(info!) });
     }
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

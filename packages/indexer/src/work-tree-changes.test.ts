@@ -29,7 +29,7 @@ function gitRepo(prefix: string): string {
 describe('countWorkTreeChanges', () => {
   it('counts untracked files and uncommitted edits the index admits that changed after the last run', async () => {
     const root = gitRepo('monorag-untracked-');
-    const indexedAt = Date.now() - 60_000;
+    const indexedAt = Date.now() + 600_000; // in the future, so each file's changed time is the mtime set below, not its ctime (now)
     const before = indexedAt - 60_000;
     const after = indexedAt + 30_000;
     writeFileSync(path.join(root, '.gitignore'), 'build/\n');
@@ -68,7 +68,7 @@ describe('countWorkTreeChanges', () => {
 
   it('counts an untracked file the index holds once it is deleted (git lists no deleted untracked file)', async () => {
     const root = gitRepo('monorag-untracked-deleted-');
-    const indexedAt = Date.now() - 60_000;
+    const indexedAt = Date.now() + 600_000; // in the future, so each file's changed time is the mtime set below, not its ctime (now)
     write(root, 'tracked.ts', indexedAt - 1000);
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'one');
@@ -89,7 +89,7 @@ describe('countWorkTreeChanges', () => {
 
   it('counts a file put back to HEAD\'s version after the index read its edit, while HEAD is the commit the index reflects', async () => {
     const root = gitRepo('monorag-untracked-reverted-');
-    const indexedAt = Date.now() - 60_000;
+    const indexedAt = Date.now() + 600_000; // in the future, so each file's changed time is the mtime set below, not its ctime (now)
     write(root, 'a.js', indexedAt - 5000, 'export const a = 1;\n');
     write(root, 'b.js', indexedAt - 5000, 'export const b = 1;\n');
     write(root, 'c.js', indexedAt - 5000, 'export const c = 1;\n');
@@ -124,7 +124,7 @@ describe('countWorkTreeChanges', () => {
   it('judges links as the walk does: never followed (a loop fails nothing), pending only while the index holds one', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-links-')));
     git(root, 'init', '-q', '-b', 'main');
-    const indexedAt = Date.now() - 60_000;
+    const indexedAt = Date.now() + 600_000; // in the future, so each file's changed time is the mtime set below, not its ctime (now)
     write(root, 'src/retry.ts', indexedAt - 1000);
     symlinkSync('loop-b', path.join(root, 'src/loop-a'));
     symlinkSync('loop-a', path.join(root, 'src/loop-b'));
@@ -142,6 +142,25 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter: createIgnoreFilter({ root }) })).toBe(0);
   });
 
+  it('counts a file written after the run with an older modification time (cp -p, tar x, rsync -a), by its status-change time (trial)', async () => {
+    const repo = gitRepo('monorag-ctime-');
+    const plain = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-ctime-plain-')));
+    for (const root of [repo, plain]) writeFileSync(path.join(root, 'parse.py'), 'def parse(): pass\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'one');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const indexedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const old = Date.parse('2020-01-01T00:00:00Z');
+    for (const root of [repo, plain]) write(root, 'parse.py', old, 'def parse(): return "walrus ledger"\n');
+    const options = (root: string) => ({
+      root, sinceMs: indexedAt, maxFileBytes: 1 << 20, filter: createIgnoreFilter({ root }),
+      indexedAtOf: async (rel: string) => (rel === 'parse.py' ? indexedAt : undefined), indexedPaths: async () => ['parse.py'],
+    });
+    expect(await countWorkTreeChanges(options(repo))).toBe(1);
+    expect(await countWorkTreeChanges(options(plain))).toBe(1);
+  });
+
   it('counts nothing outside a git work tree without the size limit to walk it by', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-nogit-')));
     writeFileSync(path.join(root, 'a.ts'), 'a');
@@ -150,7 +169,7 @@ describe('countWorkTreeChanges', () => {
 
   it('outside git, walks the tree: new and edited files since the index read them, deleted and newly ignored ones it holds (a trial: never stale)', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-walked-changes-')));
-    const indexedAt = Date.now() - 60_000;
+    const indexedAt = Date.now() + 600_000; // in the future, so each file's changed time is the mtime set below, not its ctime (now)
     write(root, 'src/kept.ts', indexedAt - 5000);
     write(root, 'src/edited.ts', indexedAt + 1000);
     write(root, 'src/new.ts', indexedAt + 1000);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { changedAt } from './changed-at.js';
 import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { belowUnreadableDir, walkProject } from './walk-project.js';
@@ -109,7 +110,7 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
       continue;
     }
     const since = (indexedAtOf && (await indexedAtOf(rel))) ?? skippedSince(sinceMs, skippedAtOf && (await skippedAtOf(rel)));
-    if (since === null || info.mtimeMs > since) count++;
+    if (since === null || changedAt(info) > since) count++;
   }
   const gone = indexedPaths && tracked !== undefined ? await deletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude) : [];
   const reverted = options.headDifferences ? await revertedToHead(root, options.headDifferences, changed, filter, exclude) : [];
@@ -140,7 +141,7 @@ async function countWalkedChanges(options: WorkTreeChangesOptions, maxFileBytes:
     selected.add(file.path);
     if (exclude?.has(file.path)) continue;
     const since = (indexedAtOf && (await indexedAtOf(file.path))) ?? skippedSince(sinceMs, skippedAtOf && (await skippedAtOf(file.path)));
-    if (since === null || file.mtimeMs > since) count++;
+    if (since === null || file.changedMs > since) count++;
   }
   if (indexedPaths) {
     for (const rel of await indexedPaths()) {

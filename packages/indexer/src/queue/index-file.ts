@@ -4,6 +4,7 @@ import { ErrorCode, MonoragError, holdsPrivateKey, type FileRecord } from '@mono
 import type { Chunker } from '@monorag/chunker';
 import type { Embedder } from '@monorag/embedder-client';
 import type { ChunkStore } from '@monorag/store';
+import { changedAt } from '../changed-at.js';
 import { embedChunks } from '../embed-chunks.js';
 import { isGeneratedFile } from '../detect-generated.js';
 import { readProjectFile, textOf, type ReadFileResult } from '../read-project-file.js';
@@ -103,7 +104,7 @@ export async function indexFile({ root, path: rel, store, chunker, embedder, max
   const same = previous !== undefined && previous.contentHash === read.contentHash;
   /** The file holds the indexed text: a save since the entry's read only moves its `indexedAt` (as in indexProject). */
   const unchanged = async (record: FileRecord): Promise<FileJobResult> => {
-    if (info.mtimeMs > record.indexedAt) await store.setFileIndexedAt(rel, record.contentHash, readAt);
+    if (changedAt(info) > record.indexedAt) await store.setFileIndexedAt(rel, record.contentHash, readAt);
     return { path: rel, outcome: 'unchanged', chunks: record.chunkCount };
   };
   if (same && (await store.getMeta(SECRET_SCANNER_META)) === scanner) return unchanged(previous);

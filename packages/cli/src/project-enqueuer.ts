@@ -64,7 +64,7 @@ export async function openProjectEnqueuer(context: ProjectContext, { warn }: Pro
   try {
     await queue.ready();
     ensureDataDir(context);
-    if (ignorePattern) await addGitExclude(context.root, ignorePattern);
+    await addGitExclude(context.root, ignorePattern);
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);

@@ -72,7 +72,7 @@ export async function openProjectIndexer(
 ): Promise<ProjectIndexer> {
   ensureDataDir(context);
   const ignorePattern = dataDirIgnorePattern(context);
-  if (ignorePattern) await addGitExclude(context.root, ignorePattern);
+  await addGitExclude(context.root, ignorePattern);
   const extraIgnores = ignorePattern ? [ignorePattern] : [];
   const embedder = createProjectEmbedder(context);
   const info = await embedder.info();

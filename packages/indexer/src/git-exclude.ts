@@ -1,20 +1,44 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/** The comment line monorag writes above the data directory's entry in `.git/info/exclude`, by which it finds the entry again. */
+export const GIT_EXCLUDE_MARKER = '# monorag data directory (monorag rewrites the next line when the data directory moves)';
+
 /**
- * Adds `pattern` (e.g. `/.monorag/`) to `<root>/.git/info/exclude` unless a line equal to it is already
- * there, so the data directory never shows up in `git status`. Does nothing outside a git work tree
- * (where `.git` is not a directory, e.g. a worktree's `.git` file).
- * @returns true when a line was added.
+ * Keeps the data directory out of `git status`: makes `pattern` (e.g. `/.monorag/`; undefined for a data
+ * directory outside the project) the one entry of `<root>/.git/info/exclude` that monorag wrote, under
+ * {@link GIT_EXCLUDE_MARKER}. An entry monorag wrote for another data directory (a `--data-dir` used
+ * once) is removed, so files later put in that folder are seen by git and indexed again. Lines monorag
+ * did not mark (the user's, or an older monorag's) are kept; a pattern equal to one of them is not added
+ * twice. Does nothing outside a git work tree (where `.git` is not a directory, e.g. a worktree's `.git` file).
+ * @returns true when the file was changed.
  */
-export async function addGitExclude(root: string, pattern: string): Promise<boolean> {
+export async function addGitExclude(root: string, pattern: string | undefined): Promise<boolean> {
   const gitDir = path.join(root, '.git');
   if (!existsSync(path.join(gitDir, 'HEAD'))) return false;
   const file = path.join(gitDir, 'info', 'exclude');
   const text = await readFile(file, 'utf8').catch(() => '');
-  if (text.split('\n').some((line) => line.trim() === pattern)) return false;
+  const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+  const kept: string[] = [];
+  let present = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === GIT_EXCLUDE_MARKER && i + 1 < lines.length) {
+      const entry = lines[i + 1]!;
+      i++;
+      if (entry.trim() === pattern && !present) {
+        present = true;
+        kept.push(GIT_EXCLUDE_MARKER, entry);
+      }
+      continue;
+    }
+    if (pattern !== undefined && lines[i]!.trim() === pattern) present = true;
+    kept.push(lines[i]!);
+  }
+  if (!present && pattern !== undefined) kept.push(GIT_EXCLUDE_MARKER, pattern);
+  const next = kept.length === 0 ? '' : `${kept.join('\n')}\n`;
+  if (next === text || (text !== '' && next === `${text}\n`)) return false;
   await mkdir(path.dirname(file), { recursive: true });
-  await appendFile(file, `${text && !text.endsWith('\n') ? '\n' : ''}${pattern}\n`);
+  await writeFile(file, next);
   return true;
 }

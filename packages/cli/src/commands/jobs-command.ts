@@ -87,7 +87,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     await queue.ready();
     ensureDataDir(context);
     const ignorePattern = dataDirIgnorePattern(context);
-    if (ignorePattern) await addGitExclude(context.root, ignorePattern);
+    await addGitExclude(context.root, ignorePattern);
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);

@@ -32,6 +32,15 @@ describe('missingIndexError', () => {
     expect(error.message).toBe(`No index for ${root} (looked for ${dataDir}/index.sqlite). Run \`monorag index ${root} --data-dir ${dataDir}\` first.`);
   });
 
+  it('gives the refusal `monorag index` would give for a data directory that is a project folder (trial: it advised that run)', () => {
+    const root = tempRoot();
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src', 'a.py'), 'x = 1\n');
+    const error = missingIndexError(createProjectContext({ project: root, argName: '--project', overrides: { dataDir: 'src' } }));
+    expect(error.code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(error.message).toMatch(/^The data directory \(from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json\) .*\/src is a folder of the project/);
+  });
+
   it('names a data directory that is a file as the fault, not the missing index (trial: MONORAG_DATA_DIR set to a file)', () => {
     const root = tempRoot();
     const dataDir = path.join(root, 'data');

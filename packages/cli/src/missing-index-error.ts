@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, errorMessage, loadConfig, MonoragError } from '@monorag/shared';
-import { resolveDataDir, STORE_FILE_NAME, type ProjectContext } from './project-context.js';
+import { refuseProjectFolderAsDataDir, resolveDataDir, STORE_FILE_NAME, type ProjectContext } from './project-context.js';
 
 /** The nearest ancestor directory of the project with an index file of its own (its `.monorag/` or configured data directory), and that file. */
 function findIndexedAncestor(context: ProjectContext): { root: string; storeFile: string } | undefined {
@@ -22,10 +22,18 @@ function findIndexedAncestor(context: ProjectContext): { root: string; storeFile
  * The `INDEX_NOT_FOUND` error of a project without an index file. When a directory above the project
  * has an index, the project is taken for a subdirectory of that one: the message names it and suggests
  * `--project <it>` (indexing the subdirectory would build a second, nested index). Otherwise it says to
- * run `monorag index <root>`, with the `--data-dir` the command was given, if any. A data directory that is a file is named as the fault instead.
+ * run `monorag index <root>`, with the `--data-dir` the command was given, if any. A configured data
+ * directory that `monorag index` would refuse (`refuseProjectFolderAsDataDir`) gives that refusal. A data directory that is a file is named as the fault instead.
  */
 export function missingIndexError(context: ProjectContext): MonoragError {
   const looked = `No index for ${context.root} (looked for ${context.storeFile}).`;
+  // A data directory `monorag index` would refuse: say so now, rather than advise that run.
+  try {
+    refuseProjectFolderAsDataDir(context);
+  } catch (error) {
+    if (error instanceof MonoragError) return error;
+    throw error;
+  }
   if (existsSync(context.dataDir) && !statSync(context.dataDir).isDirectory()) {
     return new MonoragError(
       ErrorCode.INDEX_NOT_FOUND,

@@ -113,18 +113,29 @@ describe('a configured data directory that is a folder of the project (trial: "d
     writeFileSync(path.join(root, 'src', 'parse.py'), 'def parse(): pass\n');
     writeFileSync(path.join(root, 'src', 'app.py'), 'import parse\n');
     expect(() => ensureDataDir(contextOf(root, 'src'))).toThrowError(
-      `The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json) ${root}/src is a folder of the project that holds 2 entries of its own (app.py, ...) and no index: ` +
+      `The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json) ${root}/src is a folder of the project and holds 2 entries monorag did not write (app.py, ...): ` +
         "monorag leaves its data directory out of the index and out of git's view (.git/info/exclude), so these files would be lost to both. Nothing was written. " +
         'Choose a new directory for the index, such as .monorag (the default) or one outside the project.',
     );
     expect(readdirSync(path.join(root, 'src')).sort()).toEqual(['app.py', 'parse.py']);
+    // An index file copied in does not make a source folder a data directory (trial).
+    writeFileSync(path.join(root, 'src', 'index.sqlite'), '');
+    expect(() => ensureDataDir(contextOf(root, 'src'))).toThrowError(/\/src is a folder of the project and holds 2 entries monorag did not write \(app\.py, \.\.\.\)/);
+    // Outside the project: a folder full of files without an index (`--data-dir ..`, another project's root).
+    const other = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-datadir-other-')));
+    writeFileSync(path.join(other, 'README.md'), '# another project\n');
+    expect(() => ensureDataDir(contextOf(root, other))).toThrowError(
+      `The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json) ${other} holds 1 entry monorag did not write (README.md) and no index: ` +
+        'monorag would write its index among them. Nothing was written. Choose a new directory for the index, such as .monorag (the default) or one outside the project.',
+    );
+    expect(readdirSync(other)).toEqual(['README.md']);
     expect(() => ensureDataDir(contextOf(root, '.'))).toThrowError(
       `The data directory (from --data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json) is the project root ${root}: the index and its files would sit among the project's own. ` +
         'Choose a new directory for the index, such as .monorag (the default) or one outside the project.',
     );
   });
 
-  it('accepts a new folder, an empty one, one holding only monorag files, and one that already holds an index', () => {
+  it('accepts a new folder, an empty one, one holding only monorag files, and one outside the project that already holds an index', () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-datadir-folder-')));
     ensureDataDir(contextOf(root, 'var/index'));
     expect(existsSync(path.join(root, 'var', 'index'))).toBe(true);
@@ -136,7 +147,12 @@ describe('a configured data directory that is a folder of the project (trial: "d
     ensureDataDir(contextOf(root, 'hooked'));
     mkdirSync(path.join(root, 'built'));
     writeFileSync(path.join(root, 'built', 'index.sqlite'), '');
-    writeFileSync(path.join(root, 'built', 'notes.txt'), 'kept beside an index built before\n');
+    writeFileSync(path.join(root, 'built', 'index.sqlite-wal'), '');
     ensureDataDir(contextOf(root, 'built'));
+    // Outside the project, a folder that holds an index (shared by absolute path) may hold other files too.
+    const shared = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-datadir-shared-')));
+    writeFileSync(path.join(shared, 'index.sqlite'), '');
+    writeFileSync(path.join(shared, 'notes.txt'), 'kept beside the index\n');
+    ensureDataDir(contextOf(root, shared));
   });
 });

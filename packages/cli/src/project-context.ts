@@ -138,12 +138,13 @@ export function refuseNestedProject(context: ProjectContext, command?: string): 
 const DATA_DIR_ENTRY = /^(index\.|hooks|queue|watchers|embedder|model\.json)/;
 
 /**
- * Refuses a configured data directory (`--data-dir`, `MONORAG_DATA_DIR`, `dataDir`) that is the
- * project root, or a folder inside the project that already holds files of its own and no index: the
- * index leaves its data directory out of the walk and adds it to `.git/info/exclude`, so a source folder
- * given by mistake (`"dataDir": "src"`) would drop out of the index and out of `git status`.
- * @throws MonoragError `INVALID_ARGUMENT` naming the directory and an entry it holds, saying to choose a
- *   new directory
+ * Refuses a configured data directory (`--data-dir`, `MONORAG_DATA_DIR`, `dataDir`) that is the project
+ * root; a folder inside the project that holds entries monorag did not write (the index leaves its
+ * data directory out of the walk and adds it to `.git/info/exclude`, so a source folder given by
+ * mistake, `"dataDir": "src"`, would drop out of the index and out of `git status`, even beside a copied
+ * index file); or a folder outside it that holds such entries and no index (`--data-dir ..`, another
+ * project's root: the index would be written among its files).
+ * @throws MonoragError `INVALID_ARGUMENT` naming the directory and an entry it holds, saying to choose a new directory
  */
 export function refuseProjectFolderAsDataDir(context: ProjectContext): void {
   const { dataDir, root } = context;
@@ -153,15 +154,16 @@ export function refuseProjectFolderAsDataDir(context: ProjectContext): void {
   if (dataDir === root) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `${source} is the project root ${root}: the index and its files would sit among the project's own. ${fix}`);
   }
-  if (relativeInside(root, dataDir) === undefined || !existsSync(dataDir) || !statSync(dataDir).isDirectory()) return;
-  if (existsSync(path.join(dataDir, STORE_FILE_NAME))) return;
+  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) return;
+  const inside = relativeInside(root, dataDir) !== undefined;
+  if (!inside && existsSync(path.join(dataDir, STORE_FILE_NAME))) return;
   const foreign = readdirSync(dataDir).filter((name) => !DATA_DIR_ENTRY.test(name)).sort();
   if (foreign.length === 0) return;
-  throw new MonoragError(
-    ErrorCode.INVALID_ARGUMENT,
-    `${source} ${dataDir} is a folder of the project that holds ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} of its own (${foreign[0]}${foreign.length > 1 ? ', ...' : ''}) and no index: ` +
-      `monorag leaves its data directory out of the index and out of git's view (.git/info/exclude), so these files would be lost to both. Nothing was written. ${fix}`,
-  );
+  const held = `holds ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} monorag did not write (${foreign[0]}${foreign.length > 1 ? ', ...' : ''})`;
+  const why = inside
+    ? `${dataDir} is a folder of the project and ${held}: monorag leaves its data directory out of the index and out of git's view (.git/info/exclude), so these files would be lost to both.`
+    : `${dataDir} ${held} and no index: monorag would write its index among them.`;
+  throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `${source} ${why} Nothing was written. ${fix}`);
 }
 
 /**

@@ -143,6 +143,24 @@ describe('loadConfig', () => {
     expect(message).toContain('the keys allowed in "index" are: ');
   });
 
+  it('names every invalid value at once, each with its source, after the unknown keys (trial: one fault per run)', () => {
+    const root = tempRoot();
+    const file = path.join(root, 'monorag.json');
+    writeFileSync(file, JSON.stringify({ index: { maxFileBytes: 'big' }, logLevel: 'loud', store: { qdrant: { ulr: 'x' } } }));
+    let message = '';
+    try {
+      loadConfig({ projectRoot: root, env: { MONORAG_REDACT_SECRETS: 'maybe' } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.startsWith(`${file}: unknown key "store.qdrant.ulr". Remove or rename it; `)).toBe(true);
+    expect(message).toContain(`Invalid configuration value for "index.maxFileBytes": `);
+    expect(message).toContain(`Invalid configuration value for "logLevel": `);
+    expect(message).toContain(`Invalid configuration value for "index.redactSecrets": `);
+    expect(message).toContain('It comes from the environment variable MONORAG_REDACT_SECRETS; fix it there.');
+    expect(message.split('Invalid configuration value for ').length).toBe(4);
+  });
+
   it('rejects an unknown key in monorag.json, naming the file and the key and suggesting the nearest valid one', () => {
     const root = tempRoot();
     const file = path.join(root, 'monorag.json');

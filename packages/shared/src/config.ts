@@ -306,6 +306,35 @@ function readConfigFile(file: string): unknown {
   return parsed;
 }
 
+/** Where {@link invalidValueSentence} looks for the source of a value. */
+interface ConfigSources {
+  file: string;
+  env: NodeJS.ProcessEnv;
+  fromFile: unknown;
+  merged: unknown;
+  overrides: ConfigInput;
+}
+
+/** One invalid value as a sentence: the key, the schema's message and the source whose value the merge kept, to fix there. */
+function invalidValueSentence(issue: z.core.$ZodIssue, { file, env, fromFile, merged, overrides }: ConfigSources): string {
+  const key = issue.path.join('.') || '(root)';
+  // The source whose value the merge kept: flags, then the environment, then the file (a section
+  // that is not an object, `"index": 5`, is kept from the file even when the environment sets keys in it).
+  const issuePath = issue.path.map(String);
+  // An element of a list-valued key (`gateway.tokens.0`) is judged by the whole key, which one source set.
+  const envEntry = ENV_KEYS.find(([, envPath]) => envPath.length <= issuePath.length && envPath.every((k, i) => k === issuePath[i]));
+  const keyPath = envEntry && envEntry[1].length < issuePath.length && !isPlainObject(valueAt(merged, envEntry[1])) ? envEntry[1] : issuePath;
+  const bad = valueAt(merged, keyPath);
+  const sets = (source: unknown): boolean => valueAt(source, keyPath) !== undefined && (isPlainObject(bad) || Object.is(valueAt(source, keyPath), bad));
+  const variable = envEntry?.[1].join('.') === keyPath.join('.') ? envEntry[0] : undefined;
+  const source =
+    sets(overrides) ? 'the command-line flags'
+      : sets(fromEnv(env)) ? `the environment variable ${variable ?? '(MONORAG_* or EMBEDDING_URL)'}`
+        : sets(fromFile) ? file
+          : `${file}, the MONORAG_* / EMBEDDING_URL environment variables or the command-line flags`;
+  return `Invalid configuration value for "${key}": ${issue.message}. It comes from ${source}; fix it there.`;
+}
+
 /**
  * Reads configuration from `<projectRoot>/monorag.json`, the environment and flag overrides, and
  * validates it. This is the only place in monorag that reads `process.env`.
@@ -319,27 +348,10 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
   if (!parsed.success) {
     // The environment and the flags only set known keys, so an unknown key comes from the file.
     const unknown = parsed.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((key) => ({ objectPath: i.path.map(String), key })) : []));
-    if (unknown.length > 0) throw unknownKeyError(file, unknown);
-    const issue = parsed.error.issues[0];
-    const key = issue?.path.join('.') || '(root)';
-    // The source whose value the merge kept: flags, then the environment, then the file (a section
-    // that is not an object, `"index": 5`, is kept from the file even when the environment sets keys in it).
-    const issuePath = (issue?.path ?? []).map(String);
-    // An element of a list-valued key (`gateway.tokens.0`) is judged by the whole key, which one source set.
-    const envEntry = ENV_KEYS.find(([, envPath]) => envPath.length <= issuePath.length && envPath.every((k, i) => k === issuePath[i]));
-    const keyPath = envEntry && envEntry[1].length < issuePath.length && !isPlainObject(valueAt(merged, envEntry[1])) ? envEntry[1] : issuePath;
-    const bad = valueAt(merged, keyPath);
-    const sets = (source: unknown): boolean => valueAt(source, keyPath) !== undefined && (isPlainObject(bad) || Object.is(valueAt(source, keyPath), bad));
-    const variable = envEntry?.[1].join('.') === keyPath.join('.') ? envEntry[0] : undefined;
-    const source =
-      sets(overrides) ? 'the command-line flags'
-        : sets(fromEnv(env)) ? `the environment variable ${variable ?? '(MONORAG_* or EMBEDDING_URL)'}`
-          : sets(fromFile) ? file
-            : `${file}, the MONORAG_* / EMBEDDING_URL environment variables or the command-line flags`;
-    throw new MonoragError(
-      ErrorCode.CONFIG_INVALID,
-      `Invalid configuration value for "${key}": ${issue?.message ?? 'invalid'}. It comes from ${source}; fix it there.`,
-    );
+    const invalid = parsed.error.issues.filter((i) => i.code !== 'unrecognized_keys').map((issue) => invalidValueSentence(issue, { file, env, fromFile, merged, overrides }));
+    // Every fault at once, so one edit fixes them all: unknown keys first, then each invalid value with its source.
+    const sentences = [...(unknown.length > 0 ? [unknownKeyError(file, unknown).message] : []), ...invalid];
+    throw new MonoragError(ErrorCode.CONFIG_INVALID, sentences.join(' '));
   }
   return parsed.data;
 }

@@ -280,6 +280,9 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
     if (read.kind === 'unreadable') {
       skipped.push({ path: file.path, reason: 'unreadable', detail: read.detail });
       logger?.debug({ path: file.path, detail: read.detail }, 'skipping unreadable file');
+      // The index keeps what it held of the file (as for an unreadable directory); freshness learns that
+      // this run looked at it, so a `chmod 000` is not pending for good: only a later change is.
+      handledSkips.set(file.path, readAt);
       continue;
     }
     if (isGeneratedFile(file.path, read.text)) {

@@ -15,8 +15,9 @@ export const MAX_SKIPPED_FILES = 5000;
 
 /**
  * Skip reasons that mean a run read (or measured) the file and decided, on its present content, to leave
- * it out. Not `unreadable` (the file was not read, and the index may hold an older text of it) nor the
- * links (freshness counts a link only while the index holds its path, which the run has removed).
+ * it out. Not `unreadable` (the file was not read, and the index may hold an older text of it; a whole-tree
+ * run records it all the same, see `indexProject`, and a run limited to paths keeps no earlier record of it)
+ * nor the links (freshness counts a link only while the index holds its path, which the run has removed).
  */
 const HANDLED: ReadonlySet<SkipReason> = new Set<SkipReason>(['too-large', 'binary', 'generated', 'minified', 'secret']);
 

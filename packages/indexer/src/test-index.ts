@@ -36,16 +36,18 @@ export async function openTestIndex(root: string): Promise<TestIndex> {
  * without a watcher (the CLI's `countWorkTreePending`): files changed since the last whole-tree run,
  * since the index read them, or since a run left them out on purpose.
  */
-export async function pendingChanges({ root, store }: TestIndex): Promise<number> {
+export async function pendingChanges({ root, store, maxFileBytes }: TestIndex): Promise<number> {
   const at = Number((await store.getMeta('indexedAt')) ?? NaN);
   const skipped = await readSkippedFiles(store);
   return countWorkTreeChanges({
     root,
+    maxFileBytes,
     sinceMs: Number.isFinite(at) ? at : null,
     filter: createIgnoreFilter({ root, extraIgnores: ['/.monorag/'] }),
     isIndexed: async (rel) => (await store.getFile(rel)) !== undefined,
     indexedAtOf: async (rel) => (await store.getFile(rel))?.indexedAt,
     skippedAtOf: async (rel) => skipped.get(rel),
+    indexedPaths: async () => (await store.listFiles()).map((file) => file.path),
   });
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,6 +159,49 @@ describe('countWorkTreeChanges', () => {
     });
     expect(await countWorkTreeChanges(options(repo))).toBe(1);
     expect(await countWorkTreeChanges(options(plain))).toBe(1);
+  });
+
+  it('counts the files of a directory moved into the project or renamed in it, whose own times are old (trial)', async () => {
+    const repo = gitRepo('monorag-moved-dir-');
+    const plain = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-moved-dir-plain-')));
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-moved-dir-src-')));
+    const old = Date.parse('2020-01-01T00:00:00Z');
+    for (const root of [repo, plain]) {
+      write(root, 'lib/a.py', old, 'a = 1\n');
+      write(root, 'lib/b.py', old, 'b = 1\n');
+      write(outside, `${path.basename(root)}/m.py`, old, 'def moved_in(): pass\n');
+    }
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'one');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const indexedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const options = (root: string) => ({
+      root, sinceMs: indexedAt, maxFileBytes: 1 << 20, filter: createIgnoreFilter({ root }),
+      indexedAtOf: async (rel: string) => (['lib/a.py', 'lib/b.py'].includes(rel) ? indexedAt : undefined),
+      isIndexed: async (rel: string) => ['lib/a.py', 'lib/b.py'].includes(rel),
+      indexedPaths: async () => ['lib/a.py', 'lib/b.py'],
+    });
+    for (const root of [repo, plain]) {
+      expect(await countWorkTreeChanges(options(root))).toBe(0);
+      renameSync(path.join(outside, path.basename(root)), path.join(root, 'newpkg'));
+      expect(await countWorkTreeChanges(options(root))).toBe(1); // newpkg/m.py
+    }
+    // lib/ renamed: its two files are gone from where the index holds them, and new at lib2/.
+    renameSync(path.join(plain, 'lib'), path.join(plain, 'lib2'));
+    expect(await countWorkTreeChanges(options(plain))).toBe(5);
+  });
+
+  it('counts an edit of .git/info/exclude since the run: its rules decide which files the index holds (trial)', async () => {
+    const root = gitRepo('monorag-info-exclude-');
+    write(root, 'src/a.ts', Date.parse('2020-01-01T00:00:00Z'), 'export const a = 1;\n');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const indexedAt = Date.now();
+    const filter = createIgnoreFilter({ root });
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter })).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'src/a.ts\n');
+    expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter: createIgnoreFilter({ root }) })).toBe(1);
   });
 
   it('counts nothing outside a git work tree without the size limit to walk it by', async () => {

@@ -3,6 +3,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { changedAt } from './changed-at.js';
+import { createDirectoryTimes } from './directory-times.js';
 import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { belowUnreadableDir, walkProject } from './walk-project.js';
@@ -39,9 +40,11 @@ export interface WorkTreeChangesOptions {
   indexedAtOf?: (relPath: string) => Promise<number | undefined>;
   /**
    * When an index run last looked at a file and left it out on purpose (binary, too large, generated,
-   * minified, a secret: `readSkippedFiles`), ms since the Unix epoch; undefined for a file no run has
-   * recorded so. Given, such a file counts only when modified after that look (and after `sinceMs`): a
-   * run limited to paths (a watcher's, a git hook's) has handled it, though it did not move `sinceMs`.
+   * minified, a secret) or could not read it (`readSkippedFiles`), ms since the Unix epoch; undefined
+   * for a file no run has recorded so. Given, such a file counts only when modified after that look (and
+   * after `sinceMs`): a run limited to paths (a watcher's, a git hook's) has handled it, though it did
+   * not move `sinceMs`. A file the index holds and a run could not read since counts only when changed
+   * after that run (the index keeps its older text, as for a directory it cannot list).
    */
   skippedAtOf?: (relPath: string) => Promise<number | undefined>;
   /**
@@ -96,6 +99,7 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
     return 0;
   }
   let count = 0;
+  const directoryTimes = createDirectoryTimes(root);
   // A path can be listed twice (modified and unmerged); each counts once.
   const changed = new Set(listed.split('\0'));
   for (const rel of changed) {
@@ -109,9 +113,16 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
       if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
-    const since = (indexedAtOf && (await indexedAtOf(rel))) ?? skippedSince(sinceMs, skippedAtOf && (await skippedAtOf(rel)));
-    if (since === null || changedAt(info) > since) count++;
+    const heldAt = indexedAtOf && (await indexedAtOf(rel));
+    const skippedAt = skippedAtOf && (await skippedAtOf(rel));
+    const since = heldAt !== undefined ? Math.max(heldAt, skippedAt ?? heldAt) : skippedSince(sinceMs, skippedAt);
+    // A file the index does not hold is new to it when it or a directory above it changed (moved in).
+    const at = indexedAtOf && heldAt === undefined ? Math.max(changedAt(info), await directoryTimes(rel)) : changedAt(info);
+    if (since === null || at > since) count++;
   }
+  // Rules in .git/info/exclude changed since the run: files may have joined or left the index.
+  const excludeFile = await lstat(path.join(root, '.git', 'info', 'exclude')).catch(() => undefined);
+  if (sinceMs !== null && excludeFile !== undefined && changedAt(excludeFile) > sinceMs) count++;
   const gone = indexedPaths && tracked !== undefined ? await deletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude) : [];
   const reverted = options.headDifferences ? await revertedToHead(root, options.headDifferences, changed, filter, exclude) : [];
   return count + new Set([...gone, ...reverted]).size;
@@ -136,12 +147,16 @@ async function countWalkedChanges(options: WorkTreeChangesOptions, maxFileBytes:
     throw error;
   }
   const selected = new Set<string>();
+  const directoryTimes = createDirectoryTimes(root);
   let count = 0;
   for (const file of walk.files) {
     selected.add(file.path);
     if (exclude?.has(file.path)) continue;
-    const since = (indexedAtOf && (await indexedAtOf(file.path))) ?? skippedSince(sinceMs, skippedAtOf && (await skippedAtOf(file.path)));
-    if (since === null || file.changedMs > since) count++;
+    const heldAt = indexedAtOf && (await indexedAtOf(file.path));
+    const skippedAt = skippedAtOf && (await skippedAtOf(file.path));
+    const since = heldAt !== undefined ? Math.max(heldAt, skippedAt ?? heldAt) : skippedSince(sinceMs, skippedAt);
+    const at = indexedAtOf && heldAt === undefined ? Math.max(file.changedMs, await directoryTimes(file.path)) : file.changedMs;
+    if (since === null || at > since) count++;
   }
   if (indexedPaths) {
     for (const rel of await indexedPaths()) {

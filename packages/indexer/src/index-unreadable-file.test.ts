@@ -1,0 +1,53 @@
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+
+/** Absolute files whose reading fails with EACCES, as `chmod 000` makes it for any user but root (tests here may run as root). */
+const locked = new Set<string>();
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  const readFile = (async (file: string, options?: unknown) => {
+    if (locked.has(path.resolve(String(file)))) {
+      throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES', errno: -13, syscall: 'open', path: file });
+    }
+    return actual.readFile(file, options as never);
+  }) as typeof actual.readFile;
+  return { ...actual, default: { ...actual, readFile }, readFile };
+});
+
+const { indexProject } = await import('./index-project.js');
+const { after, openTestIndex, pendingChanges } = await import('./test-index.js');
+
+describe('a file the index holds that a run cannot read', () => {
+  it('keeps its indexed text, and is pending only until a run has looked at it, then again after a later change (trial: stale for good)', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-unreadable-file-')));
+    mkdirSync(path.join(root, 'src'));
+    const file = path.join(root, 'src/a.py');
+    writeFileSync(file, 'def locked_fn():\n    return 1\n');
+    const base = await openTestIndex(root);
+    const { store } = base;
+    await indexProject(base);
+    expect(await pendingChanges(base)).toBe(0);
+
+    await after(Date.now());
+    locked.add(file);
+    chmodSync(file, 0o000); // a status change: pending until a run looks
+    expect(await pendingChanges(base)).toBe(1);
+    const report = await indexProject(base);
+    expect(report.skipped).toEqual([{ path: 'src/a.py', reason: 'unreadable', detail: 'EACCES' }]);
+    expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/a.py']);
+    expect(await store.findSymbols({ name: 'locked_fn', role: 'definition', limit: 5 })).toHaveLength(1);
+    expect(await pendingChanges(base)).toBe(0);
+
+    await after(Date.now());
+    chmodSync(file, 0o644);
+    locked.delete(file);
+    writeFileSync(file, 'def open_fn():\n    return 2\n');
+    expect(await pendingChanges(base)).toBe(1);
+    await indexProject(base);
+    expect(await pendingChanges(base)).toBe(0);
+    expect(await store.findSymbols({ name: 'open_fn', role: 'definition', limit: 5 })).toHaveLength(1);
+    await store.close();
+  });
+});

@@ -30,7 +30,7 @@ describe('a file the index holds that a run cannot read', () => {
     await indexProject(base);
     expect(await pendingChanges(base)).toBe(0);
 
-    await after(Date.now());
+    await after(Date.now() + 20); // file times are coarse (a kernel tick): a change must fall clearly after the run read the file
     locked.add(file);
     chmodSync(file, 0o000); // a status change: pending until a run looks
     expect(await pendingChanges(base)).toBe(1);
@@ -40,7 +40,7 @@ describe('a file the index holds that a run cannot read', () => {
     expect(await store.findSymbols({ name: 'locked_fn', role: 'definition', limit: 5 })).toHaveLength(1);
     expect(await pendingChanges(base)).toBe(0);
 
-    await after(Date.now());
+    await after(Date.now() + 20); // file times are coarse (a kernel tick): a change must fall clearly after the run read the file
     chmodSync(file, 0o644);
     locked.delete(file);
     writeFileSync(file, 'def open_fn():\n    return 2\n');

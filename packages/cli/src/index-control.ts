@@ -4,7 +4,7 @@ import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
 import type { ProjectContext } from './project-context.js';
-import { countWorkTreePending, headMoveIndexedFor } from './work-tree-pending.js';
+import { readWorkTreeProbe } from './work-tree-pending.js';
 import type { QueueBacklogReader } from './queue-backlog.js';
 import type { WatchedProject } from './watch-project.js';
 
@@ -83,9 +83,9 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     // A file watcher counts new and edited files among its pending paths; without one, ask git (outside git, walk the tree) for untracked
     // and edited files that nothing queued (a queued file job is counted by the queue).
     const headCommit = await currentCommit(context.root);
-    const unqueued = watching ? 0 : await countWorkTreePending(context, store, headCommit, queued?.queuedPaths);
+    const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths, countChanges: !watching });
     return readIndexFreshness(store, {
-      headCommit, headMoveIndexed: await headMoveIndexedFor(context, store, headCommit), pendingChanges, unqueuedChanges: unqueued, indexing, queue: queued?.backlog,
+      headCommit, headMoveIndexed: workTree.headMoveIndexed, pendingChanges, unqueuedChanges: workTree.unqueuedChanges, indexing, queue: queued?.backlog,
       // Without a watcher here (--no-watch), another process's (`monorag watch`) may pick the changes up.
       watcherPid: watching ? null : liveWatcher(context.dataDir),
     });

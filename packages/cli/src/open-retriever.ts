@@ -9,7 +9,7 @@ import { missingIndexError } from './missing-index-error.js';
 import type { ProjectContext } from './project-context.js';
 import { openProjectStore } from './store-factory.js';
 import { followIndexFile } from './follow-index-file.js';
-import { countWorkTreePending, headMoveIndexedFor } from './work-tree-pending.js';
+import { readWorkTreeProbe } from './work-tree-pending.js';
 import { createQueueBacklogReader, type QueueBacklogReader } from './queue-backlog.js';
 
 /** A project's index opened for queries. */
@@ -79,11 +79,12 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
     await follow();
     const queued = await backlog.read(true);
     const headCommit = await currentCommit(context.root);
+    const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths });
     return readIndexFreshness(store, {
       headCommit,
-      headMoveIndexed: await headMoveIndexedFor(context, store, headCommit),
+      headMoveIndexed: workTree.headMoveIndexed,
       pendingChanges,
-      unqueuedChanges: await countWorkTreePending(context, store, headCommit, queued?.queuedPaths),
+      unqueuedChanges: workTree.unqueuedChanges,
       indexing,
       queue: queued?.backlog,
       // A `watch`, `serve` or `gateway` of this project picks up what is counted above: say so rather than advise a run.

@@ -33,7 +33,7 @@ export async function openTestIndex(root: string): Promise<TestIndex> {
 
 /**
  * For tests: the work-tree changes of a test index as `status` and the search footers count them
- * without a watcher (the CLI's `countWorkTreePending`): files changed since the last whole-tree run,
+ * without a watcher (the CLI's `readWorkTreeProbe`): files changed since the last whole-tree run,
  * since the index read them, or since a run left them out on purpose.
  */
 export async function pendingChanges({ root, store, maxFileBytes }: TestIndex): Promise<number> {

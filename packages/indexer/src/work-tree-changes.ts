@@ -86,7 +86,7 @@ export interface WorkTreeChangesOptions {
  * @returns the number of such files; 0 when git cannot run, and outside a git work tree without `maxFileBytes`.
  */
 export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Promise<number> {
-  const { root, sinceMs, filter, isIndexed, indexedAtOf, skippedAtOf, indexedPaths, exclude } = options;
+  const { root, sinceMs, filter, isIndexed, indexedPaths, exclude } = options;
   if (!existsSync(path.join(root, '.git'))) return options.maxFileBytes === undefined ? 0 : countWalkedChanges(options, options.maxFileBytes);
   const git = simpleGit({ baseDir: root });
   let listed: string;
@@ -113,12 +113,7 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
       if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
-    const heldAt = indexedAtOf && (await indexedAtOf(rel));
-    const skippedAt = skippedAtOf && (await skippedAtOf(rel));
-    const since = heldAt !== undefined ? Math.max(heldAt, skippedAt ?? heldAt) : skippedSince(sinceMs, skippedAt);
-    // A file the index does not hold is new to it when it or a directory above it changed (moved in).
-    const at = indexedAtOf && heldAt === undefined ? Math.max(changedAt(info), await directoryTimes(rel)) : changedAt(info);
-    if (since === null || at > since) count++;
+    if (await changedSinceRead(options, rel, changedAt(info), directoryTimes)) count++;
   }
   // Rules in .git/info/exclude changed since the run: files may have joined or left the index.
   const excludeFile = await lstat(path.join(root, '.git', 'info', 'exclude')).catch(() => undefined);
@@ -137,7 +132,7 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
  * of the tree; no file is read. 0 when the root cannot be listed.
  */
 async function countWalkedChanges(options: WorkTreeChangesOptions, maxFileBytes: number): Promise<number> {
-  const { root, sinceMs, filter, indexedAtOf, skippedAtOf, indexedPaths, exclude } = options;
+  const { root, filter, indexedPaths, exclude } = options;
   let walk;
   try {
     walk = await walkProject({ root, maxFileBytes, filter });
@@ -152,11 +147,7 @@ async function countWalkedChanges(options: WorkTreeChangesOptions, maxFileBytes:
   for (const file of walk.files) {
     selected.add(file.path);
     if (exclude?.has(file.path)) continue;
-    const heldAt = indexedAtOf && (await indexedAtOf(file.path));
-    const skippedAt = skippedAtOf && (await skippedAtOf(file.path));
-    const since = heldAt !== undefined ? Math.max(heldAt, skippedAt ?? heldAt) : skippedSince(sinceMs, skippedAt);
-    const at = indexedAtOf && heldAt === undefined ? Math.max(file.changedMs, await directoryTimes(file.path)) : file.changedMs;
-    if (since === null || at > since) count++;
+    if (await changedSinceRead(options, file.path, file.changedMs, directoryTimes)) count++;
   }
   if (indexedPaths) {
     for (const rel of await indexedPaths()) {
@@ -164,6 +155,25 @@ async function countWalkedChanges(options: WorkTreeChangesOptions, maxFileBytes:
     }
   }
   return count;
+}
+
+/**
+ * Whether a file that exists (`changedMs`: its {@link changedAt}) changed since the index read it
+ * (`indexedAtOf`, or since a later run could not read it), or, for a file the index does not hold, since
+ * the last run (`sinceMs`) or the run that left it out (`skippedAtOf`), counting a change of a directory
+ * above it (moved in, renamed) when the caller says which files the index holds.
+ */
+async function changedSinceRead(
+  { sinceMs, indexedAtOf, skippedAtOf }: WorkTreeChangesOptions,
+  rel: string,
+  changedMs: number,
+  directoryTimes: (relPath: string) => Promise<number>,
+): Promise<boolean> {
+  const heldAt = indexedAtOf && (await indexedAtOf(rel));
+  const skippedAt = skippedAtOf && (await skippedAtOf(rel));
+  const since = heldAt !== undefined ? Math.max(heldAt, skippedAt ?? heldAt) : skippedSince(sinceMs, skippedAt);
+  const at = indexedAtOf && heldAt === undefined ? Math.max(changedMs, await directoryTimes(rel)) : changedMs;
+  return since === null || at > since;
 }
 
 /** The time a file the index does not hold counts from: the later of `sinceMs` and when a run left it out (`skippedAt`). */

@@ -1,4 +1,4 @@
-import { currentCommit, indexLockHolder, liveWatcher, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
+import { createHeadMoveCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { SKIPPED_LISTED, type IndexControl, type IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
@@ -72,6 +72,7 @@ export function indexRunSummary(report: IndexReport): IndexRunSummary {
 
 /** Creates the {@link ServeIndexControl} of a served project. */
 export function createIndexControl<R = IndexReport>({ context, store, backlog, watched, current, summarise, stopping }: IndexControlOptions<R>): ServeIndexControl {
+  const headMoveCheck = createHeadMoveCheck();
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
     const watching = w?.watcher() !== undefined;
@@ -83,7 +84,7 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     // A file watcher counts new and edited files among its pending paths; without one, ask git (outside git, walk the tree) for untracked
     // and edited files that nothing queued (a queued file job is counted by the queue).
     const headCommit = await currentCommit(context.root);
-    const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths, countChanges: !watching });
+    const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths, countChanges: !watching, headMoveCheck });
     return readIndexFreshness(store, {
       headCommit, headMoveIndexed: workTree.headMoveIndexed, pendingChanges, unqueuedChanges: workTree.unqueuedChanges, indexing, queue: queued?.backlog,
       // Without a watcher here (--no-watch), another process's (`monorag watch`) may pick the changes up.

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { checkEmbedderIdentity, type Embedder } from '@monorag/embedder-client';
-import { currentCommit, indexLockHolder, liveWatcher, pathQueueLength } from '@monorag/indexer';
+import { createHeadMoveCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { openSqliteStore, type ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
@@ -73,13 +73,14 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
   // last run that nothing queued (and whether another process's watcher picks them up), a run in another process, and in
   // queue mode the file jobs and the workers to run them.
   // The run in progress and the hooks' queue are taken when asked, before anything is awaited (see `OpenIndex.readFreshness`).
+  const headMoveCheck = createHeadMoveCheck();
   const readFreshness = async (): Promise<IndexFreshness> => {
     const pendingChanges = pathQueueLength(context.dataDir);
     const indexing = indexLockHolder(context.dataDir) !== null;
     await follow();
     const queued = await backlog.read(true);
     const headCommit = await currentCommit(context.root);
-    const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths });
+    const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths, headMoveCheck });
     return readIndexFreshness(store, {
       headCommit,
       headMoveIndexed: workTree.headMoveIndexed,

@@ -1,4 +1,4 @@
-import { countWorkTreeChanges, createIgnoreFilter, headMoveIndexed, readHeadDifferences, readSkippedFiles } from '@monorag/indexer';
+import { countWorkTreeChanges, createIgnoreFilter, headMoveIndexed, readHeadDifferences, readSkippedFiles, type HeadMoveCheck } from '@monorag/indexer';
 import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
 
@@ -20,13 +20,15 @@ export interface WorkTreeProbe {
  * stack's queue) are left out, being queued, not pending unnoticed. And `headMoveIndexed`, whether HEAD
  * (`headCommit`, `currentCommit` as the caller reads it for the freshness it reports) differs from the
  * commit the index reflects only by content the index already holds (`headMoveIndexed`); false when HEAD
- * is unknown or is that commit, or the index reflects no commit.
+ * is unknown or is that commit, or the index reflects no commit. A long-lived reader passes its own
+ * `headMoveCheck` (`createHeadMoveCheck`), which remembers the commits' difference and the files' hashes
+ * between reads; without one the check starts afresh.
  */
 export async function readWorkTreeProbe(
   context: ProjectContext,
   store: ChunkStore,
   headCommit: string | null,
-  { queued, countChanges = true }: { queued?: ReadonlySet<string>; countChanges?: boolean } = {},
+  { queued, countChanges = true, headMoveCheck = headMoveIndexed }: { queued?: ReadonlySet<string>; countChanges?: boolean; headMoveCheck?: HeadMoveCheck } = {},
 ): Promise<WorkTreeProbe> {
   const at = Number((await store.getMeta('indexedAt')) ?? NaN);
   const indexedCommit = (await store.getMeta('indexedCommit')) || null;
@@ -54,7 +56,7 @@ export async function readWorkTreeProbe(
     });
   }
   const headMoved = moved
-    ? await headMoveIndexed({ root: context.root, indexedCommit, headCommit, filter, maxFileBytes, contentHashOf: async (rel) => manifest.get(rel)?.contentHash })
+    ? await headMoveCheck({ root: context.root, indexedCommit, headCommit, filter, maxFileBytes, contentHashOf: async (rel) => manifest.get(rel)?.contentHash })
     : false;
   return { unqueuedChanges, headMoveIndexed: headMoved };
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headMoveIndexed } from './head-move-indexed.js';
+import { createHeadMoveCheck, headMoveIndexed } from './head-move-indexed.js';
 import { createIgnoreFilter } from './ignore-filter.js';
 import { readProjectFile } from './read-project-file.js';
 
@@ -80,5 +80,29 @@ describe('headMoveIndexed', () => {
     git(root, 'commit', '-q', '-m', 'a build output, forced in');
     expect(await headMoveIndexed(options(git(root, 'rev-parse', 'HEAD')))).toBe(true);
     expect(await headMoveIndexed(options('0123456789abcdef0123456789abcdef01234567'))).toBe(false);
+  });
+
+  it('a remembering check keeps the commits\' difference between reads, and reads a file again once it changes', async () => {
+    const { root, hold, options } = await indexedRepo();
+    write(root, 'src/a.ts', 'export const a = 2;\n');
+    await hold('src/a.ts');
+    git(root, 'commit', '-q', '-am', 'edit a');
+    const head = git(root, 'rev-parse', 'HEAD');
+    const check = createHeadMoveCheck({ settledMs: 0 });
+    expect(await check(options(head))).toBe(true);
+    // Without git the difference cannot be listed again: only the remembered one still answers.
+    renameSync(path.join(root, '.git'), path.join(root, '.git-away'));
+    try {
+      expect(await headMoveIndexed(options(head))).toBe(false);
+      expect(await check(options(head))).toBe(true);
+      // An edit of the same size after the remembered read: the file's times differ, so it is read again.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      write(root, 'src/a.ts', 'export const a = 3;\n');
+      expect(await check(options(head))).toBe(false);
+      write(root, 'src/a.ts', 'export const a = 2;\n');
+      expect(await check(options(head))).toBe(true);
+    } finally {
+      renameSync(path.join(root, '.git-away'), path.join(root, '.git'));
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -27,6 +28,14 @@ export interface HeadMoveOptions {
 }
 
 /**
+ * Whether HEAD has moved only to content the index already holds (see {@link HeadMoveCheck}), checked
+ * once with nothing remembered. A long-lived reader uses {@link createHeadMoveCheck} instead.
+ */
+export function headMoveIndexed(options: HeadMoveOptions): Promise<boolean> {
+  return createHeadMoveCheck()(options);
+}
+
+/**
  * Whether HEAD has moved only to content the index already holds: every path that differs between
  * `indexedCommit` and `headCommit` (`git diff --name-only --no-renames`), unless the ignore rules
  * leave it out, holds in the work tree the text the index holds of it (the same content hash), or is
@@ -37,27 +46,72 @@ export interface HeadMoveOptions {
  * @returns false as well when git cannot compare the commits (one was garbage-collected, git is
  *   missing) or more than {@link HEAD_MOVE_MAX_PATHS} paths differ; reads at most that many files.
  */
-export async function headMoveIndexed({ root, indexedCommit, headCommit, filter, maxFileBytes, contentHashOf }: HeadMoveOptions): Promise<boolean> {
-  let listed: string;
-  try {
-    listed = await simpleGit({ baseDir: root }).raw(['diff', '--name-only', '--no-renames', '-z', indexedCommit, headCommit, '--']);
-  } catch {
-    // An unknown commit (rewritten history, a shallow clone) or no git: the move cannot be shown harmless.
-    return false;
-  }
-  const paths = listed.split('\0').filter((rel) => rel !== '' && !filter.isPathIgnored(rel, false));
-  if (paths.length > HEAD_MOVE_MAX_PATHS) return false;
-  for (const rel of paths) {
-    const held = await contentHashOf(rel);
-    const abs = path.join(root, rel);
-    const info = await lstat(abs).catch(() => undefined);
-    if (info === undefined || !info.isFile() || info.size > maxFileBytes) {
-      if (held !== undefined) return false;
-      continue;
+export type HeadMoveCheck = (options: HeadMoveOptions) => Promise<boolean>;
+
+/**
+ * Time in milliseconds a file must have been left alone before a check remembers its hash: file times
+ * are coarse (a kernel tick), so an edit just after a read could keep the times the read saw. The same
+ * caution as git's "racily clean" index entries.
+ */
+export const HEAD_MOVE_SETTLED_MS = 1000;
+
+/** A regular file's identity for the remembered hash: inode, size in bytes, mtime and ctime in ms. */
+function statSignature(info: Stats): string {
+  return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+/**
+ * A {@link HeadMoveCheck} for a long-lived reader (a server reading freshness before each search, while
+ * HEAD differs from the indexed commit until the next run). It remembers the `git diff` of the last
+ * (indexed commit, HEAD) pair, which two commits fix for good, and the content hash of each differing
+ * file by its stat signature (inode, size, mtime, ctime), so a repeated check costs one lstat per path
+ * and no git process or file read; a file changed since is read again, as is one changed within
+ * `settledMs` (default {@link HEAD_MOVE_SETTLED_MS}) of its read. A failed `git diff` is not remembered.
+ */
+export function createHeadMoveCheck({ settledMs = HEAD_MOVE_SETTLED_MS }: { settledMs?: number } = {}): HeadMoveCheck {
+  let diff: { key: string; paths: string[] } | undefined;
+  let hashes = new Map<string, { signature: string; hash: string | undefined }>();
+  const listDiff = async (root: string, indexedCommit: string, headCommit: string): Promise<string[] | undefined> => {
+    const key = `${root}\0${indexedCommit}\0${headCommit}`;
+    if (diff?.key === key) return diff.paths;
+    let listed: string;
+    try {
+      listed = await simpleGit({ baseDir: root }).raw(['diff', '--name-only', '--no-renames', '-z', indexedCommit, headCommit, '--']);
+    } catch {
+      // An unknown commit (rewritten history, a shallow clone) or no git: the move cannot be shown harmless.
+      return undefined;
     }
-    const read = await readProjectFile(abs);
-    const onDisk = read.kind === 'text' ? read.contentHash : undefined;
-    if (onDisk !== held) return false;
-  }
-  return true;
+    diff = { key, paths: listed.split('\0').filter((rel) => rel !== '') };
+    hashes = new Map();
+    return diff.paths;
+  };
+  return async ({ root, indexedCommit, headCommit, filter, maxFileBytes, contentHashOf }) => {
+    const listed = await listDiff(root, indexedCommit, headCommit);
+    if (listed === undefined) return false;
+    const paths = listed.filter((rel) => !filter.isPathIgnored(rel, false));
+    if (paths.length > HEAD_MOVE_MAX_PATHS) return false;
+    for (const rel of paths) {
+      const held = await contentHashOf(rel);
+      const abs = path.join(root, rel);
+      const info = await lstat(abs).catch(() => undefined);
+      if (info === undefined || !info.isFile() || info.size > maxFileBytes) {
+        if (held !== undefined) return false;
+        continue;
+      }
+      const signature = statSignature(info);
+      const remembered = hashes.get(rel);
+      let onDisk: string | undefined;
+      if (remembered?.signature === signature) {
+        onDisk = remembered.hash;
+      } else {
+        const readAt = Date.now();
+        const read = await readProjectFile(abs);
+        onDisk = read.kind === 'text' ? read.contentHash : undefined;
+        if (readAt - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs) hashes.set(rel, { signature, hash: onDisk });
+        else hashes.delete(rel);
+      }
+      if (onDisk !== held) return false;
+    }
+    return true;
+  };
 }

@@ -5,12 +5,12 @@ export { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from '
 export { walkProject, type SkipReason, type SkippedFile, type WalkOptions, type WalkResult, type WalkedFile } from './walk-project.js';
 export { readProjectFile, type ReadFileResult } from './read-project-file.js';
 export { embedChunks, embeddingText, MAX_EMBEDDING_CHARS, type EmbedCounts } from './embed-chunks.js';
-export { addGitExclude } from './git-exclude.js';
+export { setGitExclude } from './git-exclude.js';
 export { currentCommit } from './current-commit.js';
 export { HEAD_DIFFERENCES_META, headDifferences, readHeadDifferences, recordHeadDifferences, type HeadDifferencesRecord } from './head-differences.js';
 export { normaliseRemoteUrl, repositoryIdentity, type RepositoryIdentity } from './repository-identity.js';
 export { countWorkTreeChanges, type WorkTreeChangesOptions } from './work-tree-changes.js';
-export { HEAD_MOVE_MAX_PATHS, headMoveIndexed, type HeadMoveOptions } from './head-move-indexed.js';
+export { createHeadMoveCheck, HEAD_MOVE_MAX_PATHS, HEAD_MOVE_SETTLED_MS, headMoveIndexed, type HeadMoveCheck, type HeadMoveOptions } from './head-move-indexed.js';
 export { readSkippedFiles, SKIPPED_FILES_META } from './skipped-files.js';
 export { DEFAULT_IGNORE_RULES, BINARY_EXTENSIONS } from './default-ignores.js';
 export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFilter, type IgnoreFilterOptions } from './ignore-filter.js';

@@ -1,4 +1,4 @@
-import { addGitExclude, createIgnoreFilter, createIndexChunker, runScope, type IgnoreFilter } from '@monorag/indexer';
+import { setGitExclude, createIgnoreFilter, createIndexChunker, runScope, type IgnoreFilter } from '@monorag/indexer';
 import type { BullmqIndexQueue } from '@monorag/indexer/queue';
 import type { ChunkStore } from '@monorag/store';
 import { widenedReason } from './commands/jobs-command.js';
@@ -64,7 +64,7 @@ export async function openProjectEnqueuer(context: ProjectContext, { warn }: Pro
   try {
     await queue.ready();
     ensureDataDir(context);
-    await addGitExclude(context.root, ignorePattern);
+    await setGitExclude(context.root, ignorePattern);
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);

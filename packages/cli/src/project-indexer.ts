@@ -1,6 +1,6 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import {
-  acquireIndexLock, addGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
+  acquireIndexLock, setGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
 } from '@monorag/indexer';
 import type { Embedder } from '@monorag/embedder-client';
@@ -72,7 +72,7 @@ export async function openProjectIndexer(
 ): Promise<ProjectIndexer> {
   ensureDataDir(context);
   const ignorePattern = dataDirIgnorePattern(context);
-  await addGitExclude(context.root, ignorePattern);
+  await setGitExclude(context.root, ignorePattern);
   const extraIgnores = ignorePattern ? [ignorePattern] : [];
   const embedder = createProjectEmbedder(context);
   const info = await embedder.info();

@@ -14,7 +14,7 @@ export const GIT_EXCLUDE_MARKER = '# monorag data directory (monorag rewrites th
  * twice. Does nothing outside a git work tree (where `.git` is not a directory, e.g. a worktree's `.git` file).
  * @returns true when the file was changed.
  */
-export async function addGitExclude(root: string, pattern: string | undefined): Promise<boolean> {
+export async function setGitExclude(root: string, pattern: string | undefined): Promise<boolean> {
   const gitDir = path.join(root, '.git');
   if (!existsSync(path.join(gitDir, 'HEAD'))) return false;
   const file = path.join(gitDir, 'info', 'exclude');

@@ -1,4 +1,4 @@
-import { addGitExclude, createIndexChunker } from '@monorag/indexer';
+import { setGitExclude, createIndexChunker } from '@monorag/indexer';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { enqueueFileJobs, type FileJobsReport } from '../enqueue-file-jobs.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
@@ -87,7 +87,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     await queue.ready();
     ensureDataDir(context);
     const ignorePattern = dataDirIgnorePattern(context);
-    await addGitExclude(context.root, ignorePattern);
+    await setGitExclude(context.root, ignorePattern);
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);

@@ -3,19 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
-/** Absolute directories whose listing fails with EACCES, as `chmod 000` makes it for any user but root (tests here may run as root). */
-const locked = new Set<string>();
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs/promises')>();
-  const readdir = (async (dir: string, options?: unknown) => {
-    if (locked.has(path.resolve(String(dir)))) {
-      throw Object.assign(new Error(`EACCES: permission denied, scandir '${dir}'`), { code: 'EACCES', errno: -13, syscall: 'scandir', path: dir });
-    }
-    return actual.readdir(dir, options as never);
-  }) as typeof actual.readdir;
-  return { ...actual, default: { ...actual, readdir }, readdir };
-});
+vi.mock('node:fs/promises', async (importOriginal) => (await import('./test-locked-fs.js')).lockedFsPromises(await importOriginal()));
 
+const { locked } = await import('./test-locked-fs.js');
 const { indexProject } = await import('./index-project.js');
 const { planFileJobs } = await import('./queue/plan-file-jobs.js');
 const { openTestIndex } = await import('./test-index.js');

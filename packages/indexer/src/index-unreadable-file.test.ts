@@ -3,19 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
-/** Absolute files whose reading fails with EACCES, as `chmod 000` makes it for any user but root (tests here may run as root). */
-const locked = new Set<string>();
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs/promises')>();
-  const readFile = (async (file: string, options?: unknown) => {
-    if (locked.has(path.resolve(String(file)))) {
-      throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES', errno: -13, syscall: 'open', path: file });
-    }
-    return actual.readFile(file, options as never);
-  }) as typeof actual.readFile;
-  return { ...actual, default: { ...actual, readFile }, readFile };
-});
+vi.mock('node:fs/promises', async (importOriginal) => (await import('./test-locked-fs.js')).lockedFsPromises(await importOriginal()));
 
+const { locked } = await import('./test-locked-fs.js');
 const { indexProject } = await import('./index-project.js');
 const { after, openTestIndex, pendingChanges } = await import('./test-index.js');
 

@@ -46,7 +46,7 @@ describe('missingIndexError', () => {
     const dataDir = path.join(root, 'data');
     writeFileSync(dataDir, 'not a directory\n');
     const error = missingIndexError(createProjectContext({ project: root, argName: '--project', overrides: { dataDir } }));
-    expect(error.code).toBe(ErrorCode.INDEX_NOT_FOUND);
+    expect(error.code).toBe(ErrorCode.INVALID_ARGUMENT);
     expect(error.message).toBe(
       `No index for ${root} (looked for ${dataDir}/index.sqlite). The data directory ${dataDir} is a file, not a directory: ` +
         `point --data-dir (or MONORAG_DATA_DIR, or "dataDir" in monorag.json) at the directory that holds the index, or at a new one and run \`monorag index ${root}\`.`,

@@ -23,7 +23,8 @@ function findIndexedAncestor(context: ProjectContext): { root: string; storeFile
  * has an index, the project is taken for a subdirectory of that one: the message names it and suggests
  * `--project <it>` (indexing the subdirectory would build a second, nested index). Otherwise it says to
  * run `monorag index <root>`, with the `--data-dir` the command was given, if any. A configured data
- * directory that `monorag index` would refuse (`refuseProjectFolderAsDataDir`) gives that refusal. A data directory that is a file is named as the fault instead.
+ * directory that `monorag index` would refuse (`refuseProjectFolderAsDataDir`) gives that refusal. A data directory that is a file is named as the fault instead
+ * (`INVALID_ARGUMENT`, as `monorag index` says it).
  */
 export function missingIndexError(context: ProjectContext): MonoragError {
   const looked = `No index for ${context.root} (looked for ${context.storeFile}).`;
@@ -36,7 +37,7 @@ export function missingIndexError(context: ProjectContext): MonoragError {
   }
   if (existsSync(context.dataDir) && !statSync(context.dataDir).isDirectory()) {
     return new MonoragError(
-      ErrorCode.INDEX_NOT_FOUND,
+      ErrorCode.INVALID_ARGUMENT,
       `${looked} The data directory ${context.dataDir} is a file, not a directory: point --data-dir (or MONORAG_DATA_DIR, or "dataDir" in monorag.json) at the directory that holds the index, or at a new one and run \`monorag index ${context.root}\`.`,
     );
   }

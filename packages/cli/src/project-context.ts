@@ -171,8 +171,8 @@ export function refuseProjectFolderAsDataDir(context: ProjectContext): void {
  * loops forever on a parent that refuses new entries with ENOENT, as /proc does). A directory inside
  * another project gets none ({@link refuseNestedProject}).
  * @throws MonoragError `INVALID_ARGUMENT` when the data directory is missing and the project lies inside
- *   another one; `STORE_FAILED` naming the directory and saying what to do: the project (or the
- *   `--data-dir` given) is not writable, a file stands where a directory must be, or the file system
+ *   another one, or a file stands where a directory must be; `STORE_FAILED` naming the directory and
+ *   saying what to do: the project (or the `--data-dir` given) is not writable, or the file system
  *   refuses new directories there.
  */
 export function ensureDataDir(context: ProjectContext): void {
@@ -182,7 +182,8 @@ export function ensureDataDir(context: ProjectContext): void {
   const chosen = context.config.dataDir !== undefined;
   const fail = (code: string, why: string, cause?: unknown): never => {
     throw new MonoragError(
-      ErrorCode.STORE_FAILED,
+      // A file where the directory must be is the given path's fault (exit 2, like the other refusals); the rest are the file system's.
+      code === 'ENOTDIR' ? ErrorCode.INVALID_ARGUMENT : ErrorCode.STORE_FAILED,
       `Cannot create the index directory ${dataDir} (${code}): ${why} ` +
         `${chosen ? 'Choose a writable directory with --data-dir' : 'Pass --data-dir'} (or set MONORAG_DATA_DIR) to keep the index somewhere writable.`,
       cause === undefined ? undefined : { cause },

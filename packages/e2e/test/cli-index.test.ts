@@ -200,7 +200,7 @@ describe('monorag index and search handle bad input', () => {
     const repo = makeFixtureRepo();
     const underFile = path.join(repo, 'src', 'slug.ts', 'index');
     const blocked = await runCli(['index', repo, '--data-dir', underFile], env);
-    expect(blocked.code).toBe(1);
+    expect(blocked.code).toBe(2); // the path given is at fault, like the other data-dir refusals (trial: exit 1)
     expect(blocked.stderr).toContain(`Cannot create the index directory ${underFile} (ENOTDIR): ${path.join(repo, 'src', 'slug.ts')} is a file, not a directory. Choose a writable directory with --data-dir`);
     expect(blocked.stderr).not.toContain('unexpected error');
     if (existsSync('/proc/self')) {

@@ -79,8 +79,18 @@ export async function openProjectIndexer(
   const chunker = await createIndexChunker(embedder, info, context.logger);
   const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
   const rebuildFile = `${context.storeFile}.rebuild`;
+  /** Time the lock of the next run took to get, in ms, when another process held it (reported as `lockWaitMs`). */
+  let waitedMs: number | undefined;
   const acquire = async () => {
-    const lock = await acquireIndexLock({ dataDir: context.dataDir, waitMs: lockWaitMs, onWait: (pid) => onLockWait?.(pid, lockWaitMs) });
+    const asked = Date.now();
+    let waited = false;
+    const lock = await acquireIndexLock({
+      dataDir: context.dataDir, waitMs: lockWaitMs, onWait: (pid) => {
+        waited = true;
+        onLockWait?.(pid, lockWaitMs);
+      },
+    });
+    waitedMs = waited ? Date.now() - asked : undefined;
     if (!lock) {
       throw new MonoragError(
         ErrorCode.STORE_FAILED,
@@ -185,6 +195,8 @@ export async function openProjectIndexer(
         });
         queued.remove();
         if (swapPending) await swapIn();
+        if (waitedMs !== undefined) report.lockWaitMs = waitedMs;
+        waitedMs = undefined;
         return report;
       } finally {
         running = false;

@@ -44,6 +44,10 @@ describe('a second monorag index on the same project', () => {
     expect(stderr).toContain(
       `monorag: another monorag process (pid ${process.pid}) is indexing ${repo} and holds the lock ${lockFile}; waiting for it to finish (at most 600 s; Ctrl-C to give up).`,
     );
-    expect(JSON.parse(stdout)).toMatchObject({ files: 5, added: 5 });
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ files: 5, added: 5 });
+    // The wait is reported apart from the run's own time (trial: a run that waited reported 0.1 s and nothing else).
+    expect(report.lockWaitMs).toBeGreaterThanOrEqual(100); // at least one 100 ms poll of the lock
+    expect(report.lockWaitMs).toBeLessThan(60_000);
   }, 60_000);
 });

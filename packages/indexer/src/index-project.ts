@@ -99,6 +99,11 @@ export interface IndexReport {
   commit: string | null;
   /** Wall time in milliseconds. */
   durationMs: number;
+  /**
+   * Milliseconds the run waited for another process's index lock before it started, not counted in
+   * `durationMs`; set by the caller that took the lock (the CLI's project indexer), absent when it did not wait.
+   */
+  lockWaitMs?: number;
   /** `paths` when the run was limited to {@link IndexProjectOptions.paths}, else `full`. */
   mode: 'full' | 'paths';
   /** Embedding-cache entries pruned after this run (0 when it did not prune). */

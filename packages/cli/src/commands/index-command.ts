@@ -162,7 +162,8 @@ export async function runIndexCommand(project: string | undefined, options: Inde
           redactedLines(report.redacted) +
           `  chunks: ${report.totalChunks} in index; ${report.chunksWritten} written, ${report.chunksEmbedded} embedded, ${report.chunksFromCache} from cache` +
           (report.cachePruned > 0 ? `; ${report.cachePruned} unused cache entries pruned` : '') + '\n' +
-          `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)\n` +
+          `  time: ${secs.toFixed(1)} s (${(report.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s)` +
+          (report.lockWaitMs !== undefined ? `, after ${(report.lockWaitMs / 1000).toFixed(1)} s waiting for the other process's run` : '') + '\n' +
           `  index: ${context.storeFile}\n` +
           (report.files === 0 && report.mode !== 'paths' ? emptyIndexHint(report.skipped.length) : ''),
       );

@@ -204,6 +204,20 @@ describe('countWorkTreeChanges', () => {
     expect(await countWorkTreeChanges({ root, sinceMs: indexedAt, filter: createIgnoreFilter({ root }) })).toBe(1);
   });
 
+  it('in git as outside it, leaves out new files no run would read (binary by extension, over the size limit) unless the index holds them (trial: counted in git only)', async () => {
+    const root = gitRepo('monorag-untracked-unread-');
+    const indexedAt = Date.now() + 600_000; // in the future, so each file's changed time is the mtime set below, not its ctime (now)
+    write(root, 'logo.png', indexedAt + 1000);
+    write(root, 'big.ts', indexedAt + 1000, 'x'.repeat(200));
+    write(root, 'grown.ts', indexedAt + 1000, 'y'.repeat(200)); // the index holds it: the next run removes it
+    write(root, 'small.ts', indexedAt + 1000);
+    const options = { root, maxFileBytes: 100, sinceMs: indexedAt, filter: createIgnoreFilter({ root }), isIndexed: async (rel: string) => rel === 'grown.ts' };
+    // grown.ts and small.ts
+    expect(await countWorkTreeChanges(options)).toBe(2);
+    // Without the size limit only the binary is known to be left out.
+    expect(await countWorkTreeChanges({ ...options, maxFileBytes: undefined })).toBe(3);
+  });
+
   it('counts nothing outside a git work tree without the size limit to walk it by', async () => {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-untracked-nogit-')));
     writeFileSync(path.join(root, 'a.ts'), 'a');

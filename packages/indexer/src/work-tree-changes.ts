@@ -3,6 +3,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { changedAt } from './changed-at.js';
+import { BINARY_EXTENSIONS } from './default-ignores.js';
 import { createDirectoryTimes } from './directory-times.js';
 import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
@@ -113,6 +114,9 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
       if (isIndexed && (await isIndexed(rel))) count++;
       continue;
     }
+    // A file no run would read (binary by extension, over the size limit) that the index does not hold:
+    // the next run changes nothing for it, as the walk outside git never lists it.
+    if (leftOutUnread(rel, info.size, options.maxFileBytes) && !(isIndexed && (await isIndexed(rel)))) continue;
     if (await changedSinceRead(options, rel, changedAt(info), directoryTimes)) count++;
   }
   // Rules in .git/info/exclude changed since the run: files may have joined or left the index.
@@ -121,6 +125,16 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
   const gone = indexedPaths && tracked !== undefined ? await deletedUntracked(root, await indexedPaths(), new Set(tracked.split('\0')), changed, exclude) : [];
   const reverted = options.headDifferences ? await revertedToHead(root, options.headDifferences, changed, filter, exclude) : [];
   return count + new Set([...gone, ...reverted]).size;
+}
+
+/**
+ * Whether an index run leaves a file out by its name and size alone, never reading it: binary by
+ * extension, or over `maxFileBytes` bytes (when given) unless it is a notebook, whose cell sources are
+ * measured instead (`tooLargeDetail`).
+ */
+function leftOutUnread(rel: string, size: number, maxFileBytes: number | undefined): boolean {
+  const ext = path.extname(rel).slice(1).toLowerCase();
+  return BINARY_EXTENSIONS.has(ext) || (maxFileBytes !== undefined && size > maxFileBytes && ext !== 'ipynb');
 }
 
 /**

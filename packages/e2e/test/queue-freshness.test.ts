@@ -155,7 +155,8 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
       const indexed = await runCli(['index', repo, '--quiet'], env);
       expect(indexed.code, indexed.stderr).toBe(0);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      writeFileSync(path.join(repo, 'logo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3, 0, 0, 0xff, 0xfe]));
+      // Binary by content, not by name: a run must read it to leave it out (an image by extension is never pending).
+      writeFileSync(path.join(repo, 'blob.dat'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3, 0, 0, 0xff, 0xfe]));
       expect(await status(repo, env)).toMatchObject({ stale: true, pendingChanges: 1, unqueuedChanges: 1 });
       const again = await runCli(['index', repo, '--quiet'], env);
       expect(again.code, again.stderr).toBe(0);

@@ -35,6 +35,11 @@ export interface ProjectIndexer {
    */
   follow(): Promise<boolean>;
   /**
+   * Whether the index file this process has open was deleted by another hand (`rm -rf .monorag`):
+   * searches still read the unlinked file, and the next run builds a new one from the whole tree.
+   */
+  indexMissing(): boolean;
+  /**
    * For a process about to exit in the middle of a run (Ctrl-C): deletes an unfinished rebuild's file
    * and releases the locks this process holds, synchronously. The index file needs nothing: every file
    * is written in its own transaction, and SQLite recovers the rest on the next open.
@@ -138,10 +143,14 @@ export async function openProjectIndexer(
   const reopen = async (): Promise<void> => {
     if (reopening) return reopening;
     reopening = (async () => {
-      await store.close();
-      store = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+      // The new file is opened before the old one is closed: when it cannot be opened (its directory is
+      // gone for a moment: the project moved away) the open store keeps serving, not a closed one for good.
+      const next = await openSqliteStore({ file: context.storeFile, identity, logger: context.logger });
+      const previous = store;
+      store = next;
       handle.switchTo(store);
       openedInode = inodeOf(context.storeFile);
+      await previous.close();
     })();
     try {
       await reopening;
@@ -149,8 +158,17 @@ export async function openProjectIndexer(
       reopening = undefined;
     }
   };
-  /** Whether another process replaced the index file this process has open. */
-  const replaced = (): boolean => !swapPending && openedInode !== undefined && inodeOf(context.storeFile) !== openedInode;
+  /** Whether another process replaced the index file this process has open (another file is there now). */
+  const replaced = (): boolean => {
+    if (swapPending || openedInode === undefined) return false;
+    const now = inodeOf(context.storeFile);
+    return now !== undefined && now !== openedInode;
+  };
+  /**
+   * Whether the index file this process has open was deleted (`rm -rf .monorag`): searches go on reading the
+   * unlinked file, and the next run builds a new one of the whole tree.
+   */
+  const deleted = (): boolean => !swapPending && openedInode !== undefined && inodeOf(context.storeFile) === undefined;
   /** Replaces the index file with the finished rebuild (under the index lock). */
   const swapIn = async (): Promise<void> => {
     await store.close();
@@ -169,6 +187,19 @@ export async function openProjectIndexer(
     embedder,
     filter,
     async run(paths, onProgress, signal) {
+      // The project folder moved away or deleted under a serving process: nothing to index, and nothing
+      // of it (the data directory) may be made anew at its old path.
+      if (!existsSync(context.root)) {
+        throw new MonoragError(
+          ErrorCode.NOT_FOUND,
+          `The project folder ${context.root} is gone (moved or deleted); nothing was indexed. Put it back, or run monorag on its new path.`,
+        );
+      }
+      // A data directory deleted under a serving process: made anew (with its git exclude entry) for the lock and the new index.
+      if (!existsSync(context.dataDir)) {
+        ensureDataDir(context);
+        await setGitExclude(context.root, ignorePattern);
+      }
       const lock = rebuildLock ?? (await acquire());
       rebuildLock = undefined;
       runLock = lock;
@@ -182,8 +213,14 @@ export async function openProjectIndexer(
           await reopen();
           context.logger.info({ file: context.storeFile }, 'the index file was replaced by a rebuild; reopened it');
         }
+        // The index file was deleted: a new one, which this run fills with the whole tree (a run of some paths would leave it holding only those).
+        const fresh = deleted();
+        if (fresh) {
+          await reopen();
+          context.logger.warn({ file: context.storeFile }, 'the index file was deleted; building a new index of the whole tree');
+        }
         const queued = readPathQueue(context.dataDir);
-        const all = paths === undefined || queued.full ? undefined : [...paths, ...queued.paths];
+        const all = paths === undefined || queued.full || fresh ? undefined : [...paths, ...queued.paths];
         // A full run reads only what changed: check the whole file first, so damage elsewhere is not reported as success.
         if (all === undefined && !swapPending) await store.checkIntegrity();
         if (all === undefined || all.some(isIgnoreRulesFile)) filter.reset();
@@ -204,6 +241,7 @@ export async function openProjectIndexer(
         lock.release();
       }
     },
+    indexMissing: () => !running && deleted(),
     abandon() {
       if (swapPending) deleteStoreFiles(rebuildFile);
       runLock?.release();

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import {
-  createIndexScheduler, embedderOutageProbe, indexLockHolder, registerWatcher, watchGitHead, pathQueueLength, startProjectWatcher,
+  createIndexScheduler, embedderOutageProbe, indexLockHolder, registerWatcher, watchGitHead, pathQueueLength, startProjectWatcher, watchRootPresence,
   type IgnoreFilter, type IndexReport, type IndexScheduler, type OutageProbe, type ProjectWatcher, type WatcherRegistration,
 } from '@monorag/indexer';
 import { errorMessage, type Logger } from '@monorag/shared';
@@ -31,6 +32,11 @@ export interface WatchRunner<R> {
    * undefined: the backoff alone.
    */
   outage?: OutageProbe;
+  /**
+   * Whether the index the runs write is gone (its SQLite file deleted under this process): a watching
+   * process then starts a whole-tree run, which builds it anew, as at start-up. Undefined: never checked.
+   */
+  indexMissing?: () => boolean;
 }
 
 /**
@@ -43,6 +49,7 @@ export function indexerRunner(indexer: ProjectIndexer, logger: Logger): WatchRun
     filter: indexer.filter,
     takesHookQueue: true,
     outage: embedderOutageProbe(indexer.embedder),
+    indexMissing: () => indexer.indexMissing(),
     run: async (paths, signal) => {
       const report = await indexer.run(paths, undefined, signal);
       logger.info({ mode: report.mode, added: report.added, changed: report.changed, deleted: report.deleted, ms: report.durationMs }, 'index updated');
@@ -125,8 +132,10 @@ export function watchProject<R = IndexReport>(
     },
   });
   let watcher: ProjectWatcher | undefined;
-  const start = (): ProjectWatcher =>
-    startProjectWatcher({
+  /** The current watcher has finished its first scan (before it, it holds no watches yet). */
+  let watcherReady = false;
+  const start = (): ProjectWatcher => {
+    const started = startProjectWatcher({
       root: context.root,
       filter,
       logger,
@@ -141,18 +150,69 @@ export function watchProject<R = IndexReport>(
         void old?.close();
       },
     });
+    watcherReady = false;
+    void started.ready.then(() => {
+      if (watcher === started) watcherReady = true;
+    });
+    return started;
+  };
   if (watch) watcher = start();
   // Other processes (`status`, `search`) then say that a watcher picks up the changes they count.
   let registration: WatcherRegistration | undefined;
-  if (watch) {
+  const register = (): void => {
+    registration?.release();
     try {
       registration = registerWatcher(context.dataDir);
     } catch (error) {
       logger.warn({ dataDir: context.dataDir, err: errorMessage(error) }, 'could not record this watcher in the data directory; other processes will not know it watches');
     }
-  }
+  };
+  if (watch) register();
   // A commit changes no file in the tree, yet the index must move to the new commit (an empty run does).
-  const stopHead = watch ? watchGitHead({ root: context.root, logger, onHeadChange: () => scheduler.enqueue([]) }) : () => {};
+  const startHead = (): (() => void) => watchGitHead({ root: context.root, logger, onHeadChange: () => scheduler.enqueue([]) });
+  let stopHead = watch ? startHead() : () => {};
+  // The project folder moved away (and back) or deleted: the watches go with it, so stop saying the
+  // project is watched, and watch it again, catching up, once it is back.
+  let rootLost = false;
+  const stopRoot = watch
+    ? watchRootPresence({
+      root: context.root,
+      watching: () => !watcherReady || (watcher?.watchedDirectories() ?? 0) > 0,
+      onLost: () => {
+        rootLost = true;
+        logger.warn({ root: context.root }, 'the project folder is gone (moved or deleted): the file watcher stopped; it starts again when the folder is back at this path');
+        const old = watcher;
+        watcher = undefined;
+        void old?.close();
+        stopHead();
+        stopHead = () => {};
+      },
+      onBack: () => {
+        rootLost = false;
+        if (closed) return;
+        logger.warn({ root: context.root }, 'the project folder is back (or the watcher lost its watches): watching it again, and catching up with a whole-tree run');
+        const old = watcher;
+        watcher = start();
+        void old?.close();
+        stopHead();
+        stopHead = startHead();
+        register();
+        filter.reset();
+        scheduler.enqueue();
+      },
+    })
+    : () => {};
+  // The index file deleted under this process (`rm -rf .monorag`): a whole-tree run builds it anew, as at start-up.
+  let missingAsked = false;
+  const missingCheck = watch && runner.indexMissing
+    ? setInterval(() => {
+      const missing = !rootLost && existsSync(context.root) && runner.indexMissing!();
+      // The run says so (`the index file was deleted; building a new index of the whole tree`).
+      if (missing && !missingAsked) scheduler.enqueue();
+      missingAsked = missing;
+    }, 1000)
+    : undefined;
+  missingCheck?.unref();
   // Without a watcher (serve --no-watch) nothing is caught up unasked: the first sync_index of paths updates those paths only.
   if (watch) scheduler.enqueue();
   return {
@@ -166,6 +226,8 @@ export function watchProject<R = IndexReport>(
     },
     async close() {
       closed = true;
+      stopRoot();
+      if (missingCheck) clearInterval(missingCheck);
       registration?.release();
       stopHead();
       await watcher?.close();

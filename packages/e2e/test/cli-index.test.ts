@@ -293,6 +293,6 @@ describe('monorag index and search handle bad input', () => {
   it('rejects a non-numeric --limit naming the flag', async () => {
     const run = await runCli(['search', 'x', '--limit', 'ten'], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--limit.*expected a whole number >= 1, got "ten"/);
+    expect(run.stderr).toMatch(/--limit.*expected a whole number >= 1 in decimal digits, got "ten"/);
   });
 });

@@ -45,11 +45,20 @@ describe('codeTerms', () => {
   });
 
   it('treats Unicode letters as identifier characters', () => {
-    expect(codeTerms('café — "naïve" überCount 変数名')).toEqual([
-      'café', 'naïve', 'übercount', 'über', 'count', '変数名',
+    expect(codeTerms('café — "naïve" überCount')).toEqual([
+      'café', 'naïve', 'übercount', 'über', 'count',
     ]);
     expect(codeTerms('cafe\u0301')).toEqual(['café']);
     expect(codeTerms('')).toEqual([]);
+  });
+
+  it('turns runs of Chinese, Japanese and Korean characters into overlapping bigrams (a trial could not find 连接池 in a sentence)', () => {
+    expect(codeTerms('这是一个关于连接池的说明。连接池会在失败时重试。')).toEqual([
+      '这是', '是一', '一个', '个关', '关于', '于连', '连接', '接池', '池的', '的说', '说明',
+      '连接', '接池', '池会', '会在', '在失', '失败', '败时', '时重', '重试',
+    ]);
+    expect(codeTerms('変数名 池 コネクション 연결')).toEqual(['変数', '数名', '池', 'コネ', 'ネク', 'クシ', 'ショ', 'ョン', '연결']);
+    expect(codeTerms('getUser用户 naïve')).toEqual(['getuser', 'get', 'user', '用户', 'naïve']);
   });
 });
 
@@ -58,6 +67,11 @@ describe('queryTerms', () => {
     expect(queryTerms('How does parseHeaders work? parse the headers')).toEqual([
       'parseheaders', 'pars', 'header', 'work',
     ]);
+  });
+
+  it('gives the bigrams of a CJK query, as the documents hold them', () => {
+    expect(queryTerms('连接池')).toEqual(['连接', '接池']);
+    expect(queryTerms('说明')).toEqual(['说明']);
   });
 
   it('gives [] for stopwords and punctuation only', () => {

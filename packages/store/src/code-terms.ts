@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { cjkBigrams, splitCjkRuns } from './cjk-bigrams.js';
 
 /**
  * Code-aware term analysis for BM25: the document side of lexical search. The SQLite store feeds
@@ -31,6 +32,12 @@ import { stemmer } from 'stemmer';
  *    plain words and the parts of identifiers (`retrying` and `maxRetries` both give `retri`), so a
  *    question in prose meets the code's names in other forms. The whole of a compound identifier
  *    stays unstemmed (`parseheaders`), for exact identifier matches. Measured in eval/RESULTS.md.
+ * 8. Runs of CJK characters (Han, Hiragana, Katakana, Hangul; see {@link cjkBigrams}) are cut out of
+ *    the text first and give overlapping character bigrams, a lone character a unigram (kept despite
+ *    rule 5), as Lucene's `CJKAnalyzer` does (`CJKBigramFilter`): `这是连接池` -> `这是 是连 连接 接池`,
+ *    so `连接池` and `说明` find a sentence holding them. A CJK run also ends an identifier beside it
+ *    (`getUser用户` -> `getuser get user 用户`), as Unicode word boundaries (UAX #29) do. Text without CJK
+ *    characters is analysed exactly as before this rule.
  *
  * Output terms hold letters, digits and `_$-` only, so they can be joined with spaces and re-tokenised
  * by FTS5's `unicode61` tokenizer with `tokenchars '-_$'`.
@@ -38,9 +45,21 @@ import { stemmer } from 'stemmer';
 export function codeTerms(text: string): string[] {
   const out: string[] = [];
   const memo = new Map<string, readonly string[]>();
-  const ascii = !NON_ASCII.test(text);
-  const token = ascii ? ASCII_TOKEN : TOKEN;
-  const source = ascii ? text : text.normalize('NFC');
+  if (!NON_ASCII.test(text)) {
+    wordTerms(text, ASCII_TOKEN, memo, out);
+    return out;
+  }
+  const pieces = splitCjkRuns(text.normalize('NFC'));
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i] ?? '';
+    if (i % 2 === 1) out.push(...cjkBigrams(piece));
+    else wordTerms(piece, TOKEN, memo, out);
+  }
+  return out;
+}
+
+/** Appends to `out` the terms of `source`, text without CJK runs, by rules 1-7. */
+function wordTerms(source: string, token: RegExp, memo: Map<string, readonly string[]>, out: string[]): void {
   token.lastIndex = 0;
   for (let match = token.exec(source); match !== null; match = token.exec(source)) {
     const [word] = match;
@@ -55,7 +74,6 @@ export function codeTerms(text: string): string[] {
       out.push(...identifierTerms(word, memo));
     }
   }
-  return out;
 }
 
 /**
@@ -64,9 +82,10 @@ export function codeTerms(text: string): string[] {
  * {@link codeTerms} or the text it is given (`lexicalBody`, comments counted twice) changes, even for
  * one language only: rows written before keep their old body until their file changes, so chunks of one
  * language would rank by two rules at once. `+jupyter`: the code cells of notebooks count their comments
- * twice too (`commentText`). `code-terms-3`: dotted versions and decimals (rule 4).
+ * twice too (`commentText`). `code-terms-3`: dotted versions and decimals (rule 4). `code-terms-4`: CJK
+ * runs as character bigrams (rule 8).
  */
-export const TERM_ANALYZER = 'code-terms-3+porter+comments+jupyter';
+export const TERM_ANALYZER = 'code-terms-4+porter+comments+jupyter';
 
 /** Shortest term kept, in characters. */
 export const MIN_TERM_LENGTH = 2;
@@ -86,7 +105,8 @@ const DIGIT_START = /^\p{N}/u;
 
 /**
  * Parts of one `_`/`$`-free segment: acronym runs (`HTTP` before `Header`), capitalised or lower
- * words (with their combining marks), digit runs, and runs of any other letters or numbers (CJK).
+ * words (with their combining marks), digit runs, and runs of any other letters or numbers (scripts
+ * without case other than CJK, which rule 8 has cut out already: Thai, Arabic, Hebrew).
  */
 const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Nd}+|[^\p{Lu}\p{Ll}\p{M}\p{Nd}]+/gu;
 

@@ -214,6 +214,25 @@ describe('openSqliteStore', () => {
     await reopened.close();
   });
 
+  it('finds a word inside a Chinese sentence (CJK bigrams), and rebuilds FTS rows written when a run between punctuation was one term', async () => {
+    const store = await open(CONTRACT_IDENTITY);
+    const guide = [
+      testChunk({ path: 'docs/guide.md', startLine: 1, language: 'markdown', content: '这是一个关于连接池的说明。连接池会在失败时重试。' }),
+      testChunk({ path: 'docs/guide.md', startLine: 3, language: 'markdown', content: '日志写到标准错误。' }),
+    ];
+    await store.writeFile(testFile('docs/guide.md', guide), guide, vectorsOf(guide, 1));
+    const found = async (s: SqliteStore, query: string) => (await s.searchLexical(query, { limit: 5 })).map((hit) => hit.chunk.startLine);
+    expect(await found(store, '连接池')).toEqual([1]);
+    expect(await found(store, '说明')).toEqual([1]);
+    await store.close();
+    // As `code-terms-3` left it: each run between punctuation one term, so neither word matched.
+    rewriteFts(file, 'code-terms-3+porter+comments+jupyter', { symbol: '', path: 'doc guid md', body: '这是一个关于连接池的说明 连接池会在失败时重试' });
+    const reopened = await open(CONTRACT_IDENTITY);
+    expect(await found(reopened, '连接池')).toEqual([1]);
+    expect(await found(reopened, '说明')).toEqual([1]);
+    expect(await reopened.getMeta('fts.analyzer')).toBe(TERM_ANALYZER);
+  });
+
   it("rebuilds the FTS rows of a store written before notebook code cells counted their comments twice", async () => {
     const store = await open(CONTRACT_IDENTITY);
     const content = 'def trend(xs):\n    # least squares\n    return fit(xs)';

@@ -50,7 +50,7 @@ describe('the freshness of a watched project (serve, gateway)', () => {
    * leaves them), watched as `serve` watches it; the runs wait for `release()` and then record themselves as
    * a run over an unchanged tree does.
    */
-  async function serveFreshIndex(debounceMs: number): Promise<Served> {
+  async function serveFreshIndex(debounceMs: number, watch = true): Promise<Served> {
     const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-index-control-')));
     cleanup.push(() => rmSync(root, { recursive: true, force: true }));
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root, env: GIT_ENV });
@@ -78,7 +78,7 @@ describe('the freshness of a watched project (serve, gateway)', () => {
         return emptyReport(paths === undefined ? 'full' : 'paths');
       },
     };
-    const watched = watchProject(context, runner, { debounceMs });
+    const watched = watchProject(context, runner, { debounceMs, watch });
     cleanup.push(() => watched.close());
     cleanup.push(() => release());
     const control = createIndexControl({
@@ -110,6 +110,17 @@ describe('the freshness of a watched project (serve, gateway)', () => {
     await until(() => !watched.scheduler.status().running, 'the catch-up run to end');
     expect(await asked).toMatchObject({ indexing: true, stale: true, warning: 'Results may be out of date: an index update is in progress.' });
     expect(await control.readFreshness()).toMatchObject({ indexing: false, stale: false });
+  });
+
+  it('without a watcher (serve --no-watch) names the sync_index tool the clients have, beside `monorag index` (trial: a git hook or the shell only)', async () => {
+    const { context, control } = await serveFreshIndex(0, false);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // file times are coarse: the save falls clearly after indexedAt
+    writeFileSync(path.join(context.root, 'b.ts'), 'export const b = 2;\n');
+    expect(await control.readFreshness()).toMatchObject({
+      unqueuedChanges: 1,
+      stale: true,
+      warning: 'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, the `sync_index` tool or `monorag index` at once).',
+    });
   });
 
   it('a change of an ignore-rules file is one pending change until the full run it asks for starts', async () => {

@@ -87,6 +87,8 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths, countChanges: !watching, headMoveCheck });
     return readIndexFreshness(store, {
       headCommit, headMoveIndexed: workTree.headMoveIndexed, pendingChanges, unqueuedChanges: workTree.unqueuedChanges, indexing, queue: queued?.backlog,
+      // The server's clients can index the changes themselves (trial: the warning named only a git hook and the shell's `monorag index`).
+      indexAdvice: 'the `sync_index` tool or `monorag index`',
       // Without a watcher here (--no-watch), another process's (`monorag watch`) may pick the changes up.
       watcherPid: watching ? null : liveWatcher(context.dataDir),
     });

@@ -72,6 +72,11 @@ export interface FreshnessProbe {
   indexing?: boolean;
   /** The file-job queue, in queue mode. */
   queue?: QueueBacklog | null;
+  /**
+   * What the warning names as the way to index changes at once; default `` `monorag index` `` (a person at a
+   * shell). A server whose clients have the MCP tool says `` the `sync_index` tool or `monorag index` ``.
+   */
+  indexAdvice?: string;
 }
 
 /**
@@ -94,6 +99,7 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
   const queue = probe.queue ?? null;
   const pendingChanges = queuedPaths + unqueuedChanges + (queue?.jobs ?? 0);
   const indexing = (probe.indexing ?? false) || (queue?.active ?? 0) > 0;
+  const advice = probe.indexAdvice ?? '`monorag index`';
   const reasons: string[] = [];
   // An index never built is behind on everything: HEAD and changed paths would only restate that.
   if (indexedAt === null) {
@@ -101,7 +107,7 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
     reasons.push(
       stats.files === 0
         ? 'the index has not been built yet'
-        : `the first index run has not completed: ${stats.files} file(s) are indexed so far and the rest are not (\`monorag index\` completes it, re-using what is there)`,
+        : `the first index run has not completed: ${stats.files} file(s) are indexed so far and the rest are not (${advice} completes it, re-using what is there)`,
     );
   }
   else {
@@ -115,8 +121,8 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
         watcher !== null
           ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (the file watcher of process ${watcher} picks them up as it sees them)`
           : headCommit === null
-            ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (\`monorag index\` indexes them)`
-            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, \`monorag index\` at once)`,
+            ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (${advice} indexes them)`
+            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, ${advice} at once)`,
       );
     }
   }

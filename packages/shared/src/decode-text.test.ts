@@ -27,6 +27,18 @@ describe('decodeText', () => {
     expect(decodeText(bytes)).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'He said \u201cquoted\u201d and paid \u20ac5 \u2014 done, na\u00efve\nx\ufffd\n' });
   });
 
+  it('decodes mostly-UTF-8 bytes as UTF-8, one U+FFFD for the one invalid byte (a trial got æ—¥æœ¬èªž)', () => {
+    const bytes = new Uint8Array([...enc('# 日本語 comment and naïve text\r\nx = '), 0xff, ...enc(' # 本\n')]);
+    const out = decodeText(bytes);
+    expect(out).toEqual({ kind: 'text', encoding: 'utf-8', text: '# 日本語 comment and naïve text\nx = \ufffd # 本\n' });
+    expect(out.kind === 'text' ? [...out.text.matchAll(/\ufffd/g)].length : -1).toBe(1);
+  });
+
+  it('keeps Windows-1252 for single-byte text with no valid multi-byte sequence, or as many invalid bytes as valid ones', () => {
+    expect(decodeText(new Uint8Array([...enc('caf'), 0xe9]))).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'café' });
+    expect(decodeText(new Uint8Array([...enc('caf'), 0xe9, ...enc(' '), 0xc3, 0xa9]))).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'café Ã©' });
+  });
+
   it('calls a file with a NUL byte binary', () => {
     expect(decodeText(new Uint8Array([0x41, 0x00, 0x42]))).toEqual({ kind: 'binary' });
   });

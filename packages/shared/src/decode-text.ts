@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { utf8Evidence } from './utf8-evidence.js';
 
 /** Result of {@link decodeText}. */
 export type DecodedText =
@@ -20,11 +21,19 @@ export function normaliseLineEnds(text: string): string {
 
 /**
  * Decodes file bytes into normalised text: the BOM removed, UTF-16 (by BOM) decoded, CRLF / CR
- * turned into LF. Invalid UTF-8 is decoded as Windows-1252, the usual single-byte encoding of such
- * files (Latin-1 with typographic quotes, dashes and the euro sign in 0x80-0x9F), through iconv-lite:
- * Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1, giving C1 control characters for
- * `\x93quoted\x94`. One character per byte (the five bytes Windows-1252 leaves undefined become
- * U+FFFD), so no line shifts.
+ * turned into LF. Bytes that are not all valid UTF-8 are judged by {@link utf8Evidence}:
+ * - mostly UTF-8 (at least one well-formed multi-byte sequence, and fewer ill-formed sequences than
+ *   well-formed multi-byte ones): decoded as UTF-8 with each ill-formed sequence replaced by one
+ *   U+FFFD (WHATWG Encoding Standard, as `TextDecoder` does), so one stray byte in a UTF-8 file no
+ *   longer turns `日本語` into `æ—¥æœ¬èªž`. Chance well-formed pairs in single-byte text (an accented
+ *   capital followed by a symbol byte, `Ã©`) are rare, while each accented letter there is ill-formed,
+ *   so such text does not pass.
+ * - otherwise (no well-formed multi-byte sequence, or as many ill-formed ones): Windows-1252, the usual
+ *   single-byte encoding of such files (Latin-1 with typographic quotes, dashes and the euro sign in
+ *   0x80-0x9F), through iconv-lite: Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1, giving
+ *   C1 control characters for `\x93quoted\x94`. One character per byte (the five bytes Windows-1252
+ *   leaves undefined become U+FFFD).
+ * Neither way consumes a line end (an ill-formed sequence ends at any ASCII byte), so no line shifts.
  * A NUL byte in the first 8 KiB without a UTF-16 BOM means binary.
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
@@ -40,7 +49,11 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   try {
     return { kind: 'text', encoding: 'utf-8', text: normaliseLineEnds(new TextDecoder('utf-8', { fatal: true }).decode(body)) };
   } catch {
-    // Not valid UTF-8: Windows-1252 maps every byte to one character, so line numbers stay exact.
+    // Not all valid UTF-8: mostly UTF-8 keeps UTF-8 with U+FFFD for the bad bytes, else Windows-1252.
+    const { multiByte, invalid } = utf8Evidence(body);
+    if (multiByte > 0 && invalid < multiByte) {
+      return { kind: 'text', encoding: 'utf-8', text: normaliseLineEnds(new TextDecoder('utf-8').decode(body)) };
+    }
     return { kind: 'text', encoding: 'windows-1252', text: normaliseLineEnds(iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), 'windows-1252')) };
   }
 }

@@ -98,7 +98,7 @@ export function registerIndexTools(server: McpServer, control: IndexControl, roo
         'Bring the index up to date with the files on disk: the given repo-relative paths, or the whole tree. ' +
         'With wait=true the call returns after the update has finished; otherwise it returns at once.',
       inputSchema: toolArguments('sync_index', {
-        paths: z.array(z.string()).max(10_000).optional().describe('Files or directories, repo-relative (or absolute inside the project); omit for the whole tree.'),
+        paths: z.array(z.string()).min(1, { error: 'expected at least one path (an empty list updates nothing; leave the argument out to update the whole tree)' }).max(10_000).optional().describe('Files or directories, repo-relative (or absolute inside the project); omit for the whole tree.'),
         wait: z.boolean().optional().describe('Wait for the update to finish (default false).'),
       }),
       outputSchema: { started: z.boolean(), run: runSchema.nullable(), index: freshnessSchema, warnings: z.array(z.string()) },

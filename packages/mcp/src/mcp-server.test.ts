@@ -146,6 +146,16 @@ describe('MCP tools', () => {
     expect((await call('sync_index', {})).structured?.warnings).toEqual([]);
   });
 
+  it('sync_index refuses an empty list of paths, which updated nothing without a word (trial), and says to leave it out for the whole tree', async () => {
+    const before = synced.length;
+    const result = await call('sync_index', { paths: [], wait: true });
+    expect(result).toMatchObject({
+      isError: true,
+      text: 'MCP error -32602: Input validation error: Invalid arguments for tool sync_index: expected at least one path (an empty list updates nothing; leave the argument out to update the whole tree) at paths',
+    });
+    expect(synced.length).toBe(before);
+  });
+
   it('sync_index takes paths absolute inside the project, as the other tools do, and refuses one outside naming `paths`', async () => {
     synced.length = 0;
     const inside = await call('sync_index', { paths: [path.join(root, 'src', 'a.ts'), 'src/', root] });

@@ -15,6 +15,7 @@ export { readSkippedFiles, SKIPPED_FILES_META } from './skipped-files.js';
 export { DEFAULT_IGNORE_RULES, BINARY_EXTENSIONS } from './default-ignores.js';
 export { createIgnoreFilter, isIgnoreRulesFile, IGNORE_FILE_NAMES, type IgnoreFilter, type IgnoreFilterOptions } from './ignore-filter.js';
 export { inScope, normaliseScope, reachesScope, runScope } from './path-scope.js';
+export { pathThroughLink, pathThroughLinkWarning, type PathThroughLink } from './path-through-link.js';
 export { unknownPaths } from './unknown-paths.js';
 export { acquireIndexLock, indexLockHolder, INDEX_LOCK_FILE, type IndexLock, type IndexLockOptions } from './index-lock.js';
 export { liveWatcher, registerWatcher, type WatcherRegistration } from './watcher-registry.js';

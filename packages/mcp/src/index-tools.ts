@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { pathThroughLink, pathThroughLinkWarning } from '@monorag/indexer';
 import { printablePath } from '@monorag/shared';
 import { z } from 'zod';
 import { formatFreshness } from './format-freshness.js';
@@ -109,7 +110,14 @@ export function registerIndexTools(server: McpServer, control: IndexControl, roo
         // As search_code's path and get_file_context: repo-relative, or absolute inside the project
         // (the project root itself means the whole tree); outside it is PATH_OUTSIDE_PROJECT naming `paths`.
         const paths = given?.map((raw) => resolvePathPrefix(root, raw, 'Argument "paths"') ?? '');
-        const warnings = (paths ? await control.unknownPaths(paths) : []).map(unknownPathWarning);
+        const warnings = [
+          ...(paths ? await control.unknownPaths(paths) : []).map(unknownPathWarning),
+          // A path through a directory link exists, yet names nothing a run reads (the walk follows no link).
+          ...(paths ?? []).flatMap((rel) => {
+            const linked = pathThroughLink(root, rel);
+            return linked ? [`Argument "paths": ${pathThroughLinkWarning(linked)}`] : [];
+          }),
+        ];
         const run = await control.sync({ paths, wait: wait ?? false });
         const { index } = await control.status();
         const text = [run ? `Finished: ${describeRun(run)}` : 'Update started.', ...warnings.map((w) => `> Warning: ${w}`), formatFreshness(index)].join('\n\n');

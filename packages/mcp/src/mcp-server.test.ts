@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,6 +25,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'realkey.txt'), key);
   writeFileSync(path.join(root, 'comment-then-long.js'), `// comment\n${'y'.repeat(600_000)}\n`);
   writeFileSync(path.join(root, 'empty.py'), '');
+  symlinkSync('src', path.join(root, 'linked'));
 });
 
 afterEach(async () => {
@@ -144,6 +145,14 @@ describe('MCP tools', () => {
     expect(result.structured?.warnings).toEqual([warning]);
     expect(result.text.split('\n\n').slice(0, 2)).toEqual(['Update started.', `> Warning: ${warning}`]);
     expect((await call('sync_index', {})).structured?.warnings).toEqual([]);
+  });
+
+  it('sync_index warns about a path through a directory link, which no run follows, naming the real path (trial: nothing happened, without a word)', async () => {
+    const result = await call('sync_index', { paths: ['linked/a.ts'] });
+    expect(result.isError).toBe(false);
+    expect(result.structured?.warnings).toEqual([
+      'Argument "paths": linked/a.ts goes through the symbolic link linked, which monorag does not follow (each file is indexed once, under its real path), so it updates nothing; give src/a.ts instead.',
+    ]);
   });
 
   it('sync_index refuses an empty list of paths, which updated nothing without a word (trial), and says to leave it out for the whole tree', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, readPathQueue, unknownPaths, type IndexReport } from '@monorag/indexer';
+import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, pathThroughLink, pathThroughLinkWarning, readPathQueue, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
 import { createProgressReporter } from '../progress-reporter.js';
@@ -184,11 +184,16 @@ function queueDescription(queued: HookQueued): string {
 
 /**
  * Warns on stderr about each `--paths` entry that names nothing: no file or directory in the tree and
- * nothing in the index under it (a deleted file still in the index is a valid path: the run removes it).
+ * nothing in the index under it (a deleted file still in the index is a valid path: the run removes it),
+ * or a path through a directory link, which no run follows (`pathThroughLink`).
  */
 function warnUnknownPaths(root: string, paths: readonly string[], indexed: readonly FileRecord[]): void {
   for (const raw of unknownPaths(root, paths, indexed)) {
     process.stderr.write(`monorag: warning: --paths ${raw} names no file or directory of ${root} and nothing in its index; check the spelling (paths are relative to the project root).\n`);
+  }
+  for (const rel of paths) {
+    const linked = pathThroughLink(root, rel);
+    if (linked) process.stderr.write(`monorag: warning: --paths ${pathThroughLinkWarning(linked)}\n`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { answerClientErrors } from './client-error.js';
 import { createGatewayApp, type GatewayOptions } from './create-gateway-app.js';
 import { trackInFlightRequests } from './in-flight-requests.js';
 
@@ -36,6 +37,8 @@ export async function startGateway({ port, closeGraceMs = 5000, ...options }: St
   const { app, sessions } = createGatewayApp(options);
   // A request without a Host header gets the gateway's JSON 400 (hostValidation), not Node's empty one.
   const server: Server = createServer({ requireHostHeader: false }, app);
+  // A request the HTTP parser refuses gets a JSON error too, as the README promises for every error.
+  answerClientErrors(server);
   const inFlight = trackInFlightRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

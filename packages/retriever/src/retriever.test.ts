@@ -261,6 +261,31 @@ describe('createRetriever', () => {
     await plain.close();
   });
 
+  it('labels a chunk of several small definitions with the one the query names, not the first (trial: cliEditNoWatcher shown as afterDataDirDeleted)', async () => {
+    const text = 'function afterDataDirDeleted() {\n  return 1;\n}\nfunction cliEditNoWatcher() { return 2; }';
+    const pair = { ...chunk('src/pool.ts', text), startLine: 19, endLine: 22, symbol: 'afterDataDirDeleted' };
+    const pool = { ...chunk('src/class.ts', 'class Pool {\n  close() {}\n}'), startLine: 1, endLine: 3, symbol: 'Pool', kind: 'class' as const };
+    const store = await storeWith([]);
+    await store.writeFile({ path: pair.path, contentHash: pair.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [pair], await fake.embed([pair.content]), [
+      { name: 'afterDataDirDeleted', kind: 'function', role: 'definition', startLine: 19, endLine: 21, enclosing: null },
+      { name: 'cliEditNoWatcher', kind: 'function', role: 'definition', startLine: 22, endLine: 22, enclosing: null },
+    ]);
+    await store.writeFile({ path: pool.path, contentHash: pool.contentHash, size: 10, language: 'typescript', chunkCount: 1, indexedAt: 1 }, [pool], await fake.embed([pool.content]), [
+      { name: 'Pool', kind: 'class', role: 'definition', startLine: 1, endLine: 3, enclosing: null },
+      { name: 'close', kind: 'method', role: 'definition', startLine: 2, endLine: 2, enclosing: 'Pool' },
+    ]);
+    const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
+    const label = async (query: string, mode: 'lexical' | 'hybrid') => (await retriever.search({ query, mode })).results.find((hit) => hit.path === 'src/pool.ts')?.symbol;
+    for (const mode of ['lexical', 'hybrid'] as const) {
+      expect(await label('cliEditNoWatcher', mode), mode).toBe('cliEditNoWatcher');
+      expect(await label('afterDataDirDeleted', mode), mode).toBe('afterDataDirDeleted');
+      expect(await label('afterDataDirDeleted cliEditNoWatcher', mode), mode).toBe('afterDataDirDeleted');
+    }
+    // A member of the chunk's definition does not rename it: the class chunk stays Pool.
+    expect((await retriever.search({ query: 'close', mode: 'lexical' })).results.find((hit) => hit.path === 'src/class.ts')?.symbol).toBe('Pool');
+    await store.close();
+  });
+
   it('keeps a test asked for by its whole title in place, and a capitalised word that only a test defines stays a word', async () => {
     const titled = { ...chunk('test/session.test.ts', "it('keeps the session after a restart', () => { restart(); expect(session).toBe(kept) })"), kind: 'test' as const, symbol: 'keeps the session after a restart' };
     const code = [1, 2].map((n) => chunk(`src/s${n}.ts`, `function restore${n}() { /* keeps the session after a restart ${'x '.repeat(n)}*/ }`));

@@ -16,6 +16,7 @@ import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
 import { DEFAULT_RANKING, MAX_DEMOTION, type RankingOptions } from './ranking-options.js';
 import { createQueryVectorCache, QUERY_CACHE_ENTRIES } from './query-vector-cache.js';
+import { hitLabel } from './hit-label.js';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { resolveFileScope } from './resolve-file-scope.js';
 import { makeSnippet } from './snippet.js';
@@ -241,7 +242,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         path: chunk.path,
         startLine: chunk.startLine,
         endLine: chunk.endLine,
-        symbol: chunk.symbol,
+        symbol: hitLabel(chunk, definitionStarts),
         scopes: [...chunk.scopes],
         kind: chunk.kind,
         language: chunk.language,

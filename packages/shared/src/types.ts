@@ -97,6 +97,10 @@ export interface SearchHit {
   path: string;
   startLine: number;
   endLine: number;
+  /**
+   * The chunk's symbol (see `Chunk.symbol`); for a chunk holding several small definitions side by side,
+   * the one the query names when it names one of them (else the first).
+   */
   symbol: string | null;
   /**
    * The definitions enclosing the chunk, outermost first (`['Client']` for a method of `Client`,

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { pathThroughLink, pathThroughLinkWarning } from '@monorag/indexer';
 import { printablePath } from '@monorag/shared';
 import { z } from 'zod';
+import { directoryCount } from './directory-count.js';
 import { formatFreshness } from './format-freshness.js';
 import type { IndexControl, IndexRunSummary } from './index-control.js';
 import { freshnessSchema } from './schemas.js';
@@ -79,7 +80,7 @@ export function registerIndexTools(server: McpServer, control: IndexControl, roo
       try {
         const status = await control.status();
         const lines = [
-          `Watching: ${status.watching}${status.watching !== 'off' ? ` (${status.watchedDirectories} directories)` : ''}.`,
+          `Watching: ${status.watching}${status.watching !== 'off' ? ` (${directoryCount(status.watchedDirectories)})` : ''}.`,
           status.lastRun ? `Last ${describeRun(status.lastRun)}` : 'No run in this server yet.',
           ...(status.lastError ? [`Last error: ${status.lastError}`] : []),
           formatFreshness(status.index),

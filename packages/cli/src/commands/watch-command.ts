@@ -1,4 +1,5 @@
 import { defaultMaxWaitMs, type IndexReport } from '@monorag/indexer';
+import { directoryCount } from '@monorag/mcp';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
 import { enqueueRunLine, enqueuerRunner, openProjectEnqueuer } from '../project-enqueuer.js';
@@ -136,7 +137,7 @@ async function untilStopped<R>(context: ProjectContext, watched: WatchedProject<
   void watched.ready.then(() => {
     const watcher = watched.watcher();
     if (firstSignalAt !== undefined || !watcher) return;
-    process.stdout.write(`Watching ${context.root} (${watcher.mode()}, ${watcher.watchedDirectories()} directories)${startLine}. Ctrl-C stops.\n`);
+    process.stdout.write(`Watching ${context.root} (${watcher.mode()}, ${directoryCount(watcher.watchedDirectories())})${startLine}. Ctrl-C stops.\n`);
   });
   await stopped;
 }

@@ -111,9 +111,14 @@ describe('createRetriever', () => {
   it('warns that a query of punctuation only has nothing to match (a trial got 10 arbitrary results for "!!!" and no warning)', async () => {
     const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}')]);
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
-    for (const mode of ['hybrid', 'lexical'] as const) {
+    const why = {
+      hybrid: 'BM25 matches nothing and dense retrieval has little meaning to go on',
+      lexical: 'BM25 matches nothing',
+      dense: 'dense retrieval has little meaning to go on', // a trial: dense mode was told about BM25
+    };
+    for (const mode of ['hybrid', 'lexical', 'dense'] as const) {
       const { warnings } = await retriever.search({ query: '!!!', mode });
-      expect(warnings, mode).toEqual([expect.stringMatching(/^The query "!!!" has no letters or digits: BM25 matches nothing/)]);
+      expect(warnings, mode).toEqual([`The query "!!!" has no letters or digits: ${why[mode]}, so these results are close to arbitrary. Add the words or identifiers you are looking for.`]);
     }
     expect((await retriever.search({ query: 'retry' })).warnings).toEqual([]);
     await store.close();

@@ -170,12 +170,14 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
       }
       const pool = Math.max(limits.candidatePool, limit);
       const warnings: string[] = [];
+      let mode: SearchMode = request.mode ?? 'hybrid';
       if (!LETTER_OR_DIGIT.test(query)) {
+        // Each mode names the retrievers it runs (a trial: dense mode was told about BM25).
+        const why = { hybrid: 'BM25 matches nothing and dense retrieval has little meaning to go on', lexical: 'BM25 matches nothing', dense: 'dense retrieval has little meaning to go on' }[mode];
         warnings.push(
-          `The query "${query}" has no letters or digits: BM25 matches nothing and dense retrieval has little meaning to go on, so these results are close to arbitrary. Add the words or identifiers you are looking for.`,
+          `The query "${query}" has no letters or digits: ${why}, so these results are close to arbitrary. Add the words or identifiers you are looking for.`,
         );
       }
-      let mode: SearchMode = request.mode ?? 'hybrid';
       const lists: ScoredChunk[][] = [];
       // Hybrid reads each retriever deeper than its pool, to rank the other retriever's candidates too.
       const depth = mode === 'hybrid' && steps.completeRanks ? Math.max(pool, COMPLETION_DEPTH) : pool;

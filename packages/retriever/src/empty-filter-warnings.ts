@@ -5,7 +5,8 @@ import type { ChunkStore, SearchFilter } from '@monorag/store';
  * requested `pathPrefix` matches no indexed file, or no indexed file has the requested `language`,
  * or no file has both. Returns human-readable warnings (empty when every filter matches some file,
  * or when the request set no filter: a scope the retriever chose itself always matches a file).
- * Reads the file list only, so it costs one manifest read on an empty result.
+ * Reads the file list only, so it costs one manifest read on an empty result. Paths are quoted as JSON
+ * strings, so a newline or tab in one is shown escaped.
  */
 export async function emptyFilterWarnings(
   store: ChunkStore,
@@ -18,7 +19,11 @@ export async function emptyFilterWarnings(
   const prefix = request.pathPrefix ? filter.pathPrefix : undefined;
   const underPrefix = prefix === undefined ? files : files.filter((f) => f.path.startsWith(prefix));
   if (prefix !== undefined && underPrefix.length === 0) {
-    return [`No indexed file path starts with "${prefix}"; paths are relative to the project root (for example "${files[0]!.path}").`];
+    // A glob is taken as text: say so, and what to give instead (a trial got the plain message for `src/*.ts`).
+    const glob = /[*?[\]{}]/.test(prefix)
+      ? ' The path is a prefix, not a glob: give the directory (`src/`) and, for a kind of file, the language filter.'
+      : '';
+    return [`No indexed file path starts with ${JSON.stringify(prefix)}; paths are relative to the project root (for example ${JSON.stringify(files[0]!.path)}).${glob}`];
   }
   const language = request.language;
   if (language !== undefined && !underPrefix.some((f) => f.language === language)) {

@@ -74,6 +74,14 @@ describe('createRetriever', () => {
     const wrongPrefix = await retriever.search({ query: 'retry', pathPrefix: './lib/' });
     expect(wrongPrefix.results).toEqual([]);
     expect(wrongPrefix.warnings).toEqual(['No indexed file path starts with "lib/"; paths are relative to the project root (for example "src/a.ts").']);
+    // A glob is named as such, and a control character is shown escaped (trial: a raw newline inside the warning).
+    expect((await retriever.search({ query: 'retry', pathPrefix: 'src/*.ts' })).warnings).toEqual([
+      'No indexed file path starts with "src/*.ts"; paths are relative to the project root (for example "src/a.ts"). ' +
+        'The path is a prefix, not a glob: give the directory (`src/`) and, for a kind of file, the language filter.',
+    ]);
+    expect((await retriever.search({ query: 'retry', pathPrefix: 'src\n' })).warnings).toEqual([
+      'No indexed file path starts with "src\\n"; paths are relative to the project root (for example "src/a.ts").',
+    ]);
     expect((await retriever.search({ query: 'retry', pathPrefix: 'src/', language: 'python' })).warnings).toEqual([
       'The indexed files under "src/" hold no python files; languages present: typescript.',
     ]);

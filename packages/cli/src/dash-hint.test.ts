@@ -7,6 +7,9 @@ describe('withDashHint', () => {
       "error: unknown option '-1 offset'\n(to search for text that starts with \"-\", put -- before it, after the options: monorag search --project . -- '-1 offset')\n",
     );
     expect(withDashHint("error: unknown option '-5'\n")).toContain("-- '-5'");
+    // A single dash before several letters is no option of monorag (trial: no hint for -foo).
+    expect(withDashHint("error: unknown option '-foo'\n")).toContain("-- '-foo'");
+    expect(withDashHint("error: unknown option '-x'\n")).toBe("error: unknown option '-x'\n");
   });
 
   it('leaves other errors, and mistyped options, as they are', () => {

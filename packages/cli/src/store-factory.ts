@@ -1,4 +1,5 @@
-import { ErrorCode, MonoragError, type IndexIdentity } from '@monorag/shared';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { ErrorCode, MonoragError, errorMessage, type IndexIdentity } from '@monorag/shared';
 import { deleteQdrantIndex, deleteStoreFiles, openQdrantStore, openSqliteStore, type ChunkStore } from '@monorag/store';
 import { checkIndexFileOwner, checkIndexOwner, recordIndexOwner } from './index-owner.js';
 import type { ProjectContext } from './project-context.js';
@@ -49,4 +50,44 @@ export function redisUrlOf(context: ProjectContext): string {
   const url = context.config.queue.redisUrl;
   if (!url) throw new MonoragError(ErrorCode.CONFIG_INVALID, 'The BullMQ queue needs Redis: set REDIS_URL (or queue.redisUrl in monorag.json).');
   return url;
+}
+
+/**
+ * Starts the project's index anew for the queue's `jobs enqueue --rebuild`: an empty index the workers
+ * fill job by job. A SQLite index is replaced by a new file that carries the old one's embedding cache
+ * over (built beside it as `<index file>.rebuild`, then renamed over it, as the in-process rebuild swaps
+ * its file in; running workers and servers follow the new inode), so chunk texts the old index had
+ * embedded are not sent to the model again; a damaged old file only costs the cache. A Qdrant index is
+ * deleted (its collection and cache go).
+ * @param identity the identity of the new index (model, dimension, chunker version)
+ * @returns the number of embedding-cache entries carried over, or null when none could be (Qdrant, no
+ *   old file, an old file that could not be read: `reason` says why)
+ * @throws MonoragError `INVALID_ARGUMENT` when the SQLite file belongs to another project (it is kept).
+ */
+export async function rebuildProjectStore(context: ProjectContext, identity: IndexIdentity): Promise<{ carried: number | null; reason?: string }> {
+  if (context.config.store.kind === 'qdrant' || !existsSync(context.storeFile)) {
+    await deleteProjectStore(context);
+    return { carried: null };
+  }
+  checkIndexFileOwner(context);
+  const next = `${context.storeFile}.rebuild`;
+  deleteStoreFiles(next);
+  const fresh = await openSqliteStore({ file: next, identity, logger: context.logger });
+  let carried: number | null = null;
+  let reason: string | undefined;
+  try {
+    await recordIndexOwner(context, fresh);
+    try {
+      carried = await fresh.importEmbeddingCache(context.storeFile);
+    } catch (error) {
+      // The cache is only a saving: an old index that cannot be read (often the reason to rebuild) is rebuilt without it.
+      reason = errorMessage((error as { cause?: unknown }).cause ?? error);
+    }
+  } finally {
+    await fresh.close();
+  }
+  // The old file's WAL must not be replayed onto the new one: remove it, then replace the file atomically.
+  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${context.storeFile}${suffix}`, { force: true });
+  renameSync(next, context.storeFile);
+  return reason === undefined ? { carried } : { carried, reason };
 }

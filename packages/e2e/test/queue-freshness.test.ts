@@ -181,11 +181,20 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
       return (JSON.parse(run.stdout) as { results: { path: string }[] }).results.map((r) => r.path);
     };
     try {
+      let embedded = 0;
       for (const args of [['jobs', 'enqueue', repo, '--wait'], ['jobs', 'enqueue', repo, '--rebuild', '--wait']]) {
         const run = await runCli(args, env);
         expect(run.code, run.stderr).toBe(0);
         // Before the fix the worker wrote the rebuild's jobs into the unlinked file: 0 files, and "fresh".
         expect(await status(repo, env)).toMatchObject({ files: 3, stale: false });
+        if (!args.includes('--rebuild')) {
+          embedded = stack.embeddings[0]!.texts();
+          continue;
+        }
+        // The rebuild carries the embedding cache over: nothing goes to the model again (it was deleted with the index).
+        const carried = /\((\d+) cached embeddings carried over\)/.exec(run.stderr);
+        expect(Number(carried?.[1]), run.stderr).toBeGreaterThanOrEqual(3);
+        expect(stack.embeddings[0]!.texts()).toBe(embedded);
       }
       expect((await paths('gammaToken'))[0]).toBe('src/c.ts');
       writeFileSync(path.join(repo, '.monoragignore'), 'src/c.ts\n');

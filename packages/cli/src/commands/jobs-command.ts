@@ -2,7 +2,7 @@ import { setGitExclude, createIndexChunker } from '@monorag/indexer';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { enqueueFileJobs, type FileJobsReport } from '../enqueue-file-jobs.js';
 import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
-import { deleteProjectStore, openProjectStore } from '../store-factory.js';
+import { rebuildProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrain, type DrainRecord } from '../queue-freshness.js';
@@ -91,15 +91,22 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);
+    const identity = { model: info.model, dim: info.dim, chunkerVersion: chunker.version };
     if (options.rebuild) {
-      await deleteProjectStore(context);
-      // Unlike the in-process `index --rebuild`, which builds beside the old index and swaps it in, the
-      // queue's rebuild starts from an empty index that the workers fill job by job.
+      // Unlike the in-process `index --rebuild`, which builds beside the old index and swaps it in when
+      // done, the queue's rebuild starts from an empty index that the workers fill job by job; a SQLite
+      // index keeps its embedding cache, so only chunk texts it never embedded go to the model.
+      const { carried, reason } = await rebuildProjectStore(context, identity);
+      const cache = carried !== null
+        ? ` (${carried} cached embeddings carried over)`
+        : reason !== undefined
+          ? ` (the old embedding cache could not be read: ${reason})`
+          : context.config.store.kind === 'qdrant' ? ' (the embedding cache went with the collection)' : '';
       process.stderr.write(
-        'monorag: --rebuild with the team queue deleted the index (and its embedding cache); searches find only what the workers have indexed again until the queue drains.\n',
+        `monorag: --rebuild with the team queue started the index anew${cache}; searches find only what the workers have indexed again until the queue drains.\n`,
       );
     }
-    store = await openProjectStore(context, { model: info.model, dim: info.dim, chunkerVersion: chunker.version });
+    store = await openProjectStore(context, identity);
     const { report: planned, scanner } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
     const report: EnqueueReport = planned;
     if (options.wait) {

@@ -125,6 +125,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ projectRoot: root, env: {} }).search.defaultLimit).toBe(100);
   });
 
+  it('takes numbers from the environment in decimal digits only (trial: MONORAG_MAX_FILE_BYTES=0x10 read 16 bytes and emptied an index)', () => {
+    const root = tempRoot();
+    const config = loadConfig({ projectRoot: root, env: { MONORAG_MAX_FILE_BYTES: '2000', MONORAG_GATEWAY_PORT: '9001', MONORAG_CACHE_RETENTION_DAYS: '7.5' } });
+    expect([config.index.maxFileBytes, config.gateway.port, config.index.cacheRetentionDays]).toEqual([2000, 9001, 7.5]);
+    for (const bad of ['0x10', '1e3', ' 2000', '+5', '2_000']) {
+      expect(() => loadConfig({ projectRoot: root, env: { MONORAG_MAX_FILE_BYTES: bad } }), bad).toThrowError(
+        /Invalid configuration value for "index.maxFileBytes": expected a whole number in decimal digits/,
+      );
+    }
+    expect(() => loadConfig({ projectRoot: root, env: { MONORAG_GATEWAY_PORT: '1e3' } })).toThrowError(/"gateway.port": expected a port number in decimal digits/);
+    expect(() => loadConfig({ projectRoot: root, env: { MONORAG_CACHE_RETENTION_DAYS: '0x1' } })).toThrowError(/"index.cacheRetentionDays": expected a number of days in decimal digits/);
+  });
+
   it('names every unknown key at once, each with its nearest valid key (trial: only the first was named, one fix-and-rerun per typo)', () => {
     const root = tempRoot();
     const file = path.join(root, 'monorag.json');

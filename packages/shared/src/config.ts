@@ -7,10 +7,20 @@ import { nearestName } from './nearest-name.js';
 /** Name of the optional per-project configuration file, read from the project root. */
 export const CONFIG_FILE_NAME = 'monorag.json';
 
-const positiveInt = z.coerce
-  .number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a whole number' : undefined) })
-  .int()
-  .positive();
+/**
+ * A number written in decimal digits (an environment variable's string) as that number; any other string
+ * stays a string, which the number schema then refuses. Coercion with `Number()` would take `0x10`, `1e3`,
+ * ` 2000` and `''`, so `MONORAG_MAX_FILE_BYTES=0x10` read 16 bytes and emptied an index (a trial).
+ */
+function fromDecimal(value: unknown): unknown {
+  return typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** A whole number >= 1 (at most `max`), from a number or decimal digits. */
+function positiveInt(max?: number) {
+  const whole = z.number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a whole number in decimal digits' : undefined) }).int().positive();
+  return z.preprocess(fromDecimal, max === undefined ? whole : whole.max(max));
+}
 /**
  * Most candidates or results one search may ask a store for: sqlite-vec 0.1.9 answers a KNN query for
  * at most 4096 neighbours (the store's MAX_DENSE_LIMIT); a larger setting would turn every search into
@@ -40,15 +50,15 @@ export const configSchema = z.strictObject({
        * sources (UTF-8 bytes), not its outputs: one over this is read to measure them, up to 16 times this
        * on disk; a larger one is skipped unread. Env `MONORAG_MAX_FILE_BYTES`. Default 1 MiB.
        */
-      maxFileBytes: positiveInt.default(1024 * 1024),
+      maxFileBytes: positiveInt().default(1024 * 1024),
       /** Files chunked and embedded at once. */
-      concurrency: positiveInt.default(4),
+      concurrency: positiveInt().default(4),
       /**
        * Days an embedding-cache entry no chunk references is kept (so switching back to a branch or
        * undoing an edit re-embeds nothing) before a full index run removes it. 0 prunes at once.
        * Env `MONORAG_CACHE_RETENTION_DAYS`. Default 30.
        */
-      cacheRetentionDays: z.coerce.number().min(0).default(30),
+      cacheRetentionDays: z.preprocess(fromDecimal, z.number({ error: 'expected a number of days in decimal digits' }).min(0)).default(30),
       /**
        * Replace secrets found in file text (API and cloud tokens, credentials in URLs; secretlint's
        * recommended rules) with `[REDACTED:<rule>]` before chunking, so they never reach the embedder,
@@ -73,13 +83,13 @@ export const configSchema = z.strictObject({
        */
       stateDir: z.string().min(1).optional(),
       /** Seconds the managed embedding server stays up without requests. Env `MONORAG_EMBEDDER_IDLE_SECONDS`. */
-      idleSeconds: positiveInt.default(1800),
+      idleSeconds: positiveInt().default(1800),
       /** Texts sent per /embed request. Env `MONORAG_EMBED_BATCH_SIZE`. */
-      batchSize: positiveInt.default(32),
+      batchSize: positiveInt().default(32),
       /** Per-request time-out in milliseconds. */
-      timeoutMs: positiveInt.default(120_000),
+      timeoutMs: positiveInt().default(120_000),
       /** Seconds to wait for a managed server to become ready (model load). */
-      startupSeconds: positiveInt.default(180),
+      startupSeconds: positiveInt().default(180),
     })
     .default({ idleSeconds: 1800, batchSize: 32, timeoutMs: 120_000, startupSeconds: 180 }),
   store: z
@@ -111,27 +121,27 @@ export const configSchema = z.strictObject({
         .refine((url) => /^rediss?:\/\//i.test(url), { message: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379' })
         .optional(),
       /** Jobs one `monorag worker` process runs at once. Env `MONORAG_WORKER_CONCURRENCY`. */
-      concurrency: positiveInt.default(2),
+      concurrency: positiveInt().default(2),
       /** Attempts per file job before it is kept as failed. */
-      attempts: positiveInt.default(5),
+      attempts: positiveInt().default(5),
       /** First retry delay in ms; doubles each attempt (BullMQ exponential backoff). */
-      backoffMs: positiveInt.default(1000),
+      backoffMs: positiveInt().default(1000),
       /** Seconds a worker's job lock lasts; a job of a dead worker is taken over after about this long. Env `MONORAG_QUEUE_LOCK_SECONDS`. */
-      lockSeconds: positiveInt.default(30),
+      lockSeconds: positiveInt().default(30),
     })
     .default({ kind: 'memory', concurrency: 2, attempts: 5, backoffMs: 1000, lockSeconds: 30 }),
   search: z
     .strictObject({
       /** Results returned when no limit is given. */
-      defaultLimit: positiveInt.default(10),
+      defaultLimit: positiveInt().default(10),
       /** Largest limit a caller may ask for. */
-      maxLimit: positiveInt.max(MAX_SEARCH_DEPTH).default(50),
+      maxLimit: positiveInt(MAX_SEARCH_DEPTH).default(50),
       /** Candidates taken from each of dense and BM25 before fusion. */
-      candidatePool: positiveInt.max(MAX_SEARCH_DEPTH).default(50),
+      candidatePool: positiveInt(MAX_SEARCH_DEPTH).default(50),
       /** Largest query accepted, in characters. */
-      maxQueryChars: positiveInt.default(2000),
+      maxQueryChars: positiveInt().default(2000),
       /** Snippet size in characters. */
-      snippetChars: positiveInt.default(600),
+      snippetChars: positiveInt().default(600),
     })
     .superRefine((search, ctx) => {
       if (search.defaultLimit > search.maxLimit) {
@@ -149,7 +159,7 @@ export const configSchema = z.strictObject({
       /** Address to bind; loopback by default. Without tokens a non-loopback one is refused (unless `--insecure`). Env `MONORAG_GATEWAY_HOST`. */
       host: z.string().min(1).default('127.0.0.1'),
       /** TCP port. Env `MONORAG_GATEWAY_PORT`. */
-      port: z.coerce.number({ error: 'expected a port number' }).int().min(1).max(65_535).default(7700),
+      port: z.preprocess(fromDecimal, z.number({ error: 'expected a port number in decimal digits' }).int().min(1).max(65_535)).default(7700),
       /**
        * Bearer tokens; when any is set, every route but /health needs `Authorization: Bearer <token>`.
        * At least 16 characters each (e.g. `openssl rand -hex 32`). Env `MONORAG_GATEWAY_TOKEN`: one
@@ -162,13 +172,13 @@ export const configSchema = z.strictObject({
         )
         .default([]),
       /** Requests per client (token, else IP address) per window; past it, 429. Env `MONORAG_GATEWAY_RATE_LIMIT`. */
-      rateLimit: positiveInt.default(300),
+      rateLimit: positiveInt().default(300),
       /** Length of the rate-limit window, in seconds. */
-      rateWindowSeconds: positiveInt.default(60),
+      rateWindowSeconds: positiveInt().default(60),
       /** MCP sessions open at once; a new one past it is refused with 503. Env `MONORAG_GATEWAY_MAX_SESSIONS`. */
-      maxSessions: positiveInt.default(64),
+      maxSessions: positiveInt().default(64),
       /** An MCP session unused this long (seconds) is closed. */
-      sessionIdleSeconds: positiveInt.default(1800),
+      sessionIdleSeconds: positiveInt().default(1800),
     })
     .default({ host: '127.0.0.1', port: 7700, tokens: [], rateLimit: 300, rateWindowSeconds: 60, maxSessions: 64, sessionIdleSeconds: 1800 }),
 });

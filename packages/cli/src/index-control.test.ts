@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -121,6 +121,20 @@ describe('the freshness of a watched project (serve, gateway)', () => {
       stale: true,
       warning: 'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, the `sync_index` tool or `monorag index` at once).',
     });
+  });
+
+  it('does not call the index fresh when a copy of the project folder was put in its place and a file saved there (trial: watched by the old folder\'s watcher)', async () => {
+    const { context, watched, control, release } = await serveFreshIndex(0);
+    release();
+    await until(() => watched.scheduler.status().runs === 1, 'the catch-up run');
+    await watched.ready;
+    expect(await control.readFreshness()).toMatchObject({ stale: false });
+    renameSync(context.root, `${context.root}-old`);
+    cleanup.push(() => rmSync(`${context.root}-old`, { recursive: true, force: true }));
+    cpSync(`${context.root}-old`, context.root, { recursive: true });
+    writeFileSync(path.join(context.root, 'b.ts'), 'export const b = 2;\n');
+    // Asked at once, before the once-a-second root check: the old folder's watcher never saw b.ts.
+    expect(await control.readFreshness()).toMatchObject({ stale: true });
   });
 
   it('a change of an ignore-rules file is one pending change until the full run it asks for starts', async () => {

@@ -146,7 +146,8 @@ export function watchProject<R = IndexReport>(
         scheduler.enqueue();
         if (closed) return;
         const old = watcher;
-        watcher = start();
+        // The rules file went with the project folder (deleted, moved away): the root check stops watching and starts again once it is back.
+        watcher = existsSync(context.root) ? start() : undefined;
         void old?.close();
       },
     });
@@ -174,7 +175,7 @@ export function watchProject<R = IndexReport>(
   // The project folder moved away (and back) or deleted: the watches go with it, so stop saying the
   // project is watched, and watch it again, catching up, once it is back.
   let rootLost = false;
-  const stopRoot = watch
+  const rootPresence = watch
     ? watchRootPresence({
       root: context.root,
       watching: () => !watcherReady || (watcher?.watchedDirectories() ?? 0) > 0,
@@ -201,7 +202,7 @@ export function watchProject<R = IndexReport>(
         scheduler.enqueue();
       },
     })
-    : () => {};
+    : undefined;
   // The index file deleted under this process (`rm -rf .monorag`): a whole-tree run builds it anew, as at start-up.
   let missingAsked = false;
   const missingCheck = watch && runner.indexMissing
@@ -217,7 +218,9 @@ export function watchProject<R = IndexReport>(
   if (watch) scheduler.enqueue();
   return {
     scheduler,
-    watcher: () => watcher,
+    // No watcher while the project folder is not the one watched (a copy put in its place, not yet seen by
+    // the root check): the freshness then counts the work tree, rather than trusting a watcher of the old folder.
+    watcher: () => (rootPresence?.intact() === false ? undefined : watcher),
     ready: watcher ? watcher.ready : Promise.resolve(),
     pendingChanges: () => scheduler.status().pendingPaths + (rulesPending ? 1 : 0) + pathQueueLength(context.dataDir),
     indexing: () => {
@@ -226,7 +229,7 @@ export function watchProject<R = IndexReport>(
     },
     async close() {
       closed = true;
-      stopRoot();
+      rootPresence?.stop();
       if (missingCheck) clearInterval(missingCheck);
       registration?.release();
       stopHead();

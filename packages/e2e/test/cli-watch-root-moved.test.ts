@@ -64,6 +64,13 @@ describe('monorag watch when the project folder or its index goes away', () => {
     expect(await indexedPaths(repo)).toEqual(['src/a.ts', 'src/after.ts', 'src/while-away.ts']);
     expect(watch.stderr()).toContain('the index file was deleted; building a new index of the whole tree');
     expect(await status(repo)).toMatchObject({ stale: false, files: 3 });
+
+    // Deleted for good: its rule files go too, and the watcher restart they ask for found no folder (trial: the process died).
+    const gone = (): number => watch.stderr().split('the project folder is gone').length - 1;
+    rmSync(repo, { recursive: true, force: true });
+    await until(() => gone() === 2, () => `the deletion noticed; stderr: ${watch.stderr()}`, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(watch.child.exitCode, watch.stderr()).toBeNull();
     killGroup(watch.child, 'SIGTERM');
     expect(await watch.exited).toBe(0);
   }, 120_000);

@@ -24,7 +24,7 @@ export {
   createIndexScheduler, defaultMaxWaitMs, type IndexScheduler, type IndexSchedulerOptions, type OutageProbe, type ScheduledRun, type SchedulerStatus,
 } from './index-scheduler.js';
 export { embedderOutageProbe, type EmbedderOutageProbeOptions } from './embedder-outage-probe.js';
-export { watchRootPresence, type RootPresenceOptions } from './root-presence.js';
+export { watchRootPresence, type RootPresence, type RootPresenceOptions } from './root-presence.js';
 export { startProjectWatcher, type ProjectWatcher, type ProjectWatcherOptions } from './project-watcher.js';
 export { installGitHooks, uninstallGitHooks, gitHooksDir, hookScript, GIT_HOOK_NAMES, HOOK_MARKER, CHAINED_SUFFIX, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
 export { watchGitHead, type GitHeadWatcherOptions } from './git-head-watcher.js';

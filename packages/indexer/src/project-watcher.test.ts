@@ -117,4 +117,11 @@ describe('startProjectWatcher', () => {
       await watcher.close();
     });
   }
+
+  it('starts on a project folder deleted meanwhile without throwing (trial: a rule change restarting the watcher after rm -rf killed the process)', async () => {
+    const root = tree();
+    rmSync(root, { recursive: true, force: true });
+    const watcher = startProjectWatcher({ root, filter: createIgnoreFilter({ root }), onPaths: () => {}, onRulesChanged: () => {} });
+    await watcher.close();
+  });
 });

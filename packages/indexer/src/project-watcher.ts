@@ -177,8 +177,10 @@ function countWatchableDirs(root: string, filter: IgnoreFilter, stopAt: number):
     try {
       entries = readdirSync(path.join(root, dirRel), { withFileTypes: true });
     } catch (error) {
-      // Unreadable directory: chokidar will not watch it either.
-      if ((error as NodeJS.ErrnoException).code === 'EACCES') continue;
+      // Unreadable directory: chokidar will not watch it either. One gone meanwhile (the project folder
+      // deleted while a rule change restarts the watcher) has nothing to watch (a trial: the process died).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw error;
     }
     for (const e of entries) {

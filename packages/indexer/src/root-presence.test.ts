@@ -25,7 +25,7 @@ describe('watchRootPresence', () => {
     mkdirSync(root);
     const events: string[] = [];
     let watching = true;
-    const stop = watchRootPresence({ root, intervalMs: 10, watching: () => watching, onLost: () => events.push('lost'), onBack: () => events.push('back') });
+    const presence = watchRootPresence({ root, intervalMs: 10, watching: () => watching, onLost: () => events.push('lost'), onBack: () => events.push('back') });
     try {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(events).toEqual([]);
@@ -46,7 +46,27 @@ describe('watchRootPresence', () => {
       await until(() => events.length > seen);
       expect(events.at(-1)).toBe('back');
     } finally {
-      stop();
+      presence.stop();
+    }
+  });
+
+  it('says at once whether the root is still the directory it holds, between two checks (trial: a copy put in its place read as watched)', () => {
+    const parent = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-root-intact-')));
+    dirs.push(parent);
+    const root = path.join(parent, 'project');
+    mkdirSync(root);
+    const presence = watchRootPresence({ root, intervalMs: 60_000, watching: () => true, onLost: () => {}, onBack: () => {} });
+    try {
+      expect(presence.intact()).toBe(true);
+      renameSync(root, `${root}-away`);
+      expect(presence.intact()).toBe(false);
+      renameSync(`${root}-away`, root);
+      expect(presence.intact()).toBe(true);
+      renameSync(root, `${root}-old`);
+      mkdirSync(root);
+      expect(presence.intact()).toBe(false);
+    } finally {
+      presence.stop();
     }
   });
 });

@@ -17,6 +17,18 @@ export interface RootPresenceOptions {
   onBack: () => void;
 }
 
+/** A running check of a project root (see {@link watchRootPresence}). */
+export interface RootPresence {
+  /**
+   * Whether the root is, right now, the directory the watcher holds: false while it is gone, and as soon
+   * as another directory stands at its path (a copy put in its place), before the next periodic check
+   * restarts the watcher. One stat.
+   */
+  intact(): boolean;
+  /** Stops the checks. */
+  stop(): void;
+}
+
 /** The identity of a directory (device and inode), or undefined when no directory is at `dir`. */
 function directoryIdentity(dir: string): string | undefined {
   try {
@@ -36,9 +48,8 @@ function directoryIdentity(dir: string): string | undefined {
  * the server still called itself watching (a trial: moved away and back, new files were never indexed
  * and results said fresh). `onLost` lets the caller stop the watcher and say so; `onBack` lets it
  * start a new one and catch up with a whole-tree run. The timer does not keep the process alive.
- * @returns a function that stops the checks.
  */
-export function watchRootPresence({ root, intervalMs = 1000, watching, onLost, onBack }: RootPresenceOptions): () => void {
+export function watchRootPresence({ root, intervalMs = 1000, watching, onLost, onBack }: RootPresenceOptions): RootPresence {
   let known = directoryIdentity(root);
   let lost = known === undefined;
   const timer = setInterval(() => {
@@ -57,5 +68,8 @@ export function watchRootPresence({ root, intervalMs = 1000, watching, onLost, o
     }
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return {
+    intact: () => !lost && directoryIdentity(root) === known,
+    stop: () => clearInterval(timer),
+  };
 }

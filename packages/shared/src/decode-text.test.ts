@@ -34,9 +34,14 @@ describe('decodeText', () => {
     expect(out.kind === 'text' ? [...out.text.matchAll(/\ufffd/g)].length : -1).toBe(1);
   });
 
-  it('keeps Windows-1252 for single-byte text with no valid multi-byte sequence, or as many invalid bytes as valid ones', () => {
+  it('weighs the bytes: a stray byte beside a single é or 東 keeps UTF-8 (a second trial got cafÃ©)', () => {
+    expect(decodeText(new Uint8Array([...enc('The café and zebracafe '), 0xff, ...enc(' end.\n')]))).toEqual({ kind: 'text', encoding: 'utf-8', text: 'The café and zebracafe \ufffd end.\n' });
+    expect(decodeText(new Uint8Array([...enc('東'), 0xff, 0xfe, 0xfd, ...enc('京')]))).toEqual({ kind: 'text', encoding: 'utf-8', text: '東\ufffd\ufffd\ufffd京' });
+  });
+
+  it('keeps Windows-1252 for single-byte text with no valid multi-byte sequence, or as many bytes ill-formed as well-formed', () => {
     expect(decodeText(new Uint8Array([...enc('caf'), 0xe9]))).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'café' });
-    expect(decodeText(new Uint8Array([...enc('caf'), 0xe9, ...enc(' '), 0xc3, 0xa9]))).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'café Ã©' });
+    expect(decodeText(new Uint8Array([...enc('d'), 0xe9, 0xe8, 0xe0, ...enc(' '), 0xc3, 0xa9]))).toEqual({ kind: 'text', encoding: 'windows-1252', text: 'déèà Ã©' });
   });
 
   it('calls a file with a NUL byte binary', () => {

@@ -22,13 +22,13 @@ export function normaliseLineEnds(text: string): string {
 /**
  * Decodes file bytes into normalised text: the BOM removed, UTF-16 (by BOM) decoded, CRLF / CR
  * turned into LF. Bytes that are not all valid UTF-8 are judged by {@link utf8Evidence}:
- * - mostly UTF-8 (at least one well-formed multi-byte sequence, and fewer ill-formed sequences than
- *   well-formed multi-byte ones): decoded as UTF-8 with each ill-formed sequence replaced by one
+ * - mostly UTF-8 (at least one well-formed multi-byte sequence, and fewer bytes in ill-formed sequences
+ *   than in well-formed multi-byte ones: a stray byte beside one `é` (2 bytes) or `東` (3) stays UTF-8): decoded as UTF-8 with each ill-formed sequence replaced by one
  *   U+FFFD (WHATWG Encoding Standard, as `TextDecoder` does), so one stray byte in a UTF-8 file no
  *   longer turns `日本語` into `æ—¥æœ¬èªž`. Chance well-formed pairs in single-byte text (an accented
  *   capital followed by a symbol byte, `Ã©`) are rare, while each accented letter there is ill-formed,
  *   so such text does not pass.
- * - otherwise (no well-formed multi-byte sequence, or as many ill-formed ones): Windows-1252, the usual
+ * - otherwise (no well-formed multi-byte sequence, or as many bytes ill-formed): Windows-1252, the usual
  *   single-byte encoding of such files (Latin-1 with typographic quotes, dashes and the euro sign in
  *   0x80-0x9F), through iconv-lite: Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1, giving
  *   C1 control characters for `\x93quoted\x94`. One character per byte (the five bytes Windows-1252
@@ -50,8 +50,8 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     return { kind: 'text', encoding: 'utf-8', text: normaliseLineEnds(new TextDecoder('utf-8', { fatal: true }).decode(body)) };
   } catch {
     // Not all valid UTF-8: mostly UTF-8 keeps UTF-8 with U+FFFD for the bad bytes, else Windows-1252.
-    const { multiByte, invalid } = utf8Evidence(body);
-    if (multiByte > 0 && invalid < multiByte) {
+    const { multiByte, multiByteBytes, invalidBytes } = utf8Evidence(body);
+    if (multiByte > 0 && invalidBytes < multiByteBytes) {
       return { kind: 'text', encoding: 'utf-8', text: normaliseLineEnds(new TextDecoder('utf-8').decode(body)) };
     }
     return { kind: 'text', encoding: 'windows-1252', text: normaliseLineEnds(iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), 'windows-1252')) };

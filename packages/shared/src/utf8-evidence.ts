@@ -4,6 +4,10 @@ export interface Utf8Evidence {
   multiByte: number;
   /** Ill-formed sequences: each would become one U+FFFD in a replacing UTF-8 decoder. */
   invalid: number;
+  /** Bytes in the well-formed multi-byte sequences. */
+  multiByteBytes: number;
+  /** Bytes in the ill-formed sequences. */
+  invalidBytes: number;
 }
 
 /**
@@ -17,6 +21,8 @@ export interface Utf8Evidence {
 export function utf8Evidence(bytes: Uint8Array): Utf8Evidence {
   let multiByte = 0;
   let invalid = 0;
+  let multiByteBytes = 0;
+  let invalidBytes = 0;
   let i = 0;
   while (i < bytes.length) {
     const lead = bytes[i] as number;
@@ -27,6 +33,7 @@ export function utf8Evidence(bytes: Uint8Array): Utf8Evidence {
     const form = LEADS.find((candidate) => lead >= candidate.from && lead <= candidate.to);
     if (form === undefined) {
       invalid++;
+      invalidBytes++;
       i++;
       continue;
     }
@@ -38,11 +45,16 @@ export function utf8Evidence(bytes: Uint8Array): Utf8Evidence {
       taken++;
       [lo, hi] = CONTINUATION;
     }
-    if (taken > form.trail) multiByte++;
-    else invalid++;
+    if (taken > form.trail) {
+      multiByte++;
+      multiByteBytes += taken;
+    } else {
+      invalid++;
+      invalidBytes += taken;
+    }
     i += taken;
   }
-  return { multiByte, invalid };
+  return { multiByte, invalid, multiByteBytes, invalidBytes };
 }
 
 /** The range every continuation byte after the second byte of a sequence must fall in. */

@@ -40,5 +40,7 @@ describe('answerClientErrors', () => {
     // The first request is answered; the bytes past its Content-Length are read as a second request, which the parser refuses.
     expect(overlong).toContain('{"ok":true}');
     expect(overlong).toMatch(/HTTP\/1\.1 400 Bad Request\r\nContent-Type: application\/json; charset=utf-8\r\n[\s\S]*"code":"INVALID_ARGUMENT"/);
+    // It names the likely cause, not the URL advice (a second trial).
+    expect(overlong).toContain('check that its Content-Length counts every byte of it');
   });
 });

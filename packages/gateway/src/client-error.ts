@@ -7,8 +7,16 @@ function describeParseError(code: string | undefined): { status: number; reason:
   if (code === 'HPE_HEADER_OVERFLOW') {
     return { status: 431, reason: 'Request Header Fields Too Large', message: 'The request headers are too large; send fewer or shorter headers.' };
   }
-  if (code === 'HPE_INVALID_URL' || code === 'HPE_INVALID_METHOD') {
+  if (code === 'HPE_INVALID_URL') {
     return { status: 400, reason: 'Bad Request', message: `The request line is not valid HTTP (${code}); percent-encode characters outside ASCII and spaces in the URL (e.g. encodeURIComponent).` };
+  }
+  if (code === 'HPE_INVALID_METHOD') {
+    // Often the bytes of an earlier request's body past its Content-Length, read as the next request on a kept-alive connection.
+    return {
+      status: 400,
+      reason: 'Bad Request',
+      message: `The request does not start with an HTTP method (${code}); if an earlier request on this connection sent a body, check that its Content-Length counts every byte of it.`,
+    };
   }
   return { status: 400, reason: 'Bad Request', message: `The request is not valid HTTP (${code ?? 'unknown parse error'}); check its Content-Length, Transfer-Encoding and header lines.` };
 }

@@ -116,7 +116,7 @@ describe('monorag gateway: /mcp refuses what is not one JSON-RPC message in JSON
       };
       expect(await post('{"jsonrpc":"2.0","id":1,"method":"tools/li')).toEqual({
         status: 400,
-        body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } },
+        body: { jsonrpc: '2.0', id: 1, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } },
       });
       expect(await post('{"foo":1}')).toEqual({
         status: 400,

@@ -58,7 +58,7 @@ describe('monorag serve on stdio, sent lines that are not JSON-RPC messages', ()
       { jsonrpc: '2.0', id: null, error: parseError },
       { jsonrpc: '2.0', id: null, error: noJsonrpc },
       { jsonrpc: '2.0', id: 77, error: noJsonrpc },
-      { jsonrpc: '2.0', id: null, error: parseError },
+      { jsonrpc: '2.0', id: 78, error: parseError }, // cut short: its leading id is read
       { jsonrpc: '2.0', id: 79, error: { code: -32600, message: 'Invalid Request: "params" must be an object, not a string (in a request).' } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: batches (a JSON array of messages) are not supported since MCP 2025-06-18; send each message on its own.' } },
       { jsonrpc: '2.0', id: 81, error: { code: -32602, message: 'Invalid params of tools/call: "arguments" must be an object, not a string.' } },

@@ -109,7 +109,7 @@ async function postMcp(url: string, body: string, session?: string): Promise<{ s
 
 describe('createGatewayApp: /mcp answers malformed messages in JSON-RPC shape', () => {
   it.each([
-    ['a body that is not JSON', '{"jsonrpc":"2.0","id":1,"method":"tools/li', 400, { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) }, null],
+    ['a body that is not JSON', '{"jsonrpc":"2.0","id":1,"method":"tools/li', 400, { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) }, 1], // cut short: its leading id is read
     ['JSON that is not an object', '3', 400, { code: -32600, message: 'Invalid Request: a JSON-RPC message must be a JSON object, not a number.' }, null],
     ['an object that is no message', '{"foo":1}', 400, { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' }, null],
     ['a request without "jsonrpc"', '{"id":77,"method":"tools/list"}', 400, { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' }, 77],

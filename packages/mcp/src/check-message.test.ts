@@ -11,7 +11,10 @@ function refusal(text: string) {
 describe('parseMessage / checkMessage', () => {
   it.each([
     ['not json at all', -32700, null, /^Parse error: the message is not valid JSON \(Unexpected token .*\)\.$/],
-    ['{"jsonrpc":"2.0","id":80,"method":"tools/li', -32700, null, /^Parse error: the message is not valid JSON \(.*\)\.$/],
+    // Cut short, its leading id is read, so the client can fail that request (a trial: it waited for good).
+    ['{"jsonrpc":"2.0","id":80,"method":"tools/li', -32700, 80, /^Parse error: the message is not valid JSON \(.*\)\.$/],
+    ['{"method":"tools/list","id":81,', -32700, null, /^Parse error: the message is not valid JSON \(.*\)\.$/],
+    ['\uFEFF{"jsonrpc":"2.0","id":82}', -32700, 82, /^Parse error: the message is not valid JSON \(.*\); it starts with a byte order mark \(U\+FEFF\), which JSON does not allow\.$/],
     ['{}', -32600, null, /^Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0"\.$/],
     ['{"id":77,"method":"tools/list"}', -32600, 77, /^Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0"\.$/],
     ['{"jsonrpc":"1.0","id":"a","method":"ping"}', -32600, 'a', /^Invalid Request: "jsonrpc" is "1.0"; it must be "jsonrpc": "2.0"\.$/],

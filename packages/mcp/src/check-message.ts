@@ -10,6 +10,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { leadingId } from './leading-id.js';
 
 /**
  * The JSON-RPC error answering a message that was refused before any handler saw it:
@@ -126,14 +127,18 @@ export function checkMessage(value: unknown): MessageCheck {
 
 /**
  * Parses one message's text (a line of stdio, a request body) and checks it with {@link checkMessage};
- * text that is not JSON is -32700 Parse error, with id null.
+ * text that is not JSON is -32700 Parse error, with the id its beginning shows ({@link leadingId}: a
+ * leading `"id"` member), else null. JSON-RPC 2.0 asks for null when the id cannot be detected; where
+ * it can, answering with it lets the client fail that request instead of waiting for it for good (a trial).
  */
 export function parseMessage(text: string): MessageCheck {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return reject(null, ErrorCode.ParseError, `Parse error: the message is not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')}).`);
+    // A byte order mark is invisible in the parser's message (`Unexpected token ' '`): name it.
+    const bom = text.startsWith('\uFEFF') ? '; it starts with a byte order mark (U+FEFF), which JSON does not allow' : '';
+    return reject(leadingId(text), ErrorCode.ParseError, `Parse error: the message is not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})${bom}.`);
   }
   return checkMessage(value);
 }

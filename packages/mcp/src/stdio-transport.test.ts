@@ -42,7 +42,7 @@ describe('createStdioTransport', () => {
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' } },
       { jsonrpc: '2.0', id: 77, error: { code: -32600, message: 'Invalid Request: the message has no "jsonrpc" member; it must be "jsonrpc": "2.0".' } },
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } },
+      { jsonrpc: '2.0', id: 80, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } },
       { jsonrpc: '2.0', id: 79, error: { code: -32600, message: 'Invalid Request: "params" must be an object, not a string (in a request).' } },
       {
         jsonrpc: '2.0',
@@ -139,6 +139,6 @@ describe('createStdioTransport', () => {
       { jsonrpc: '2.0', id: 5, method: 'ping' },
       { jsonrpc: '2.0', id: 6, method: 'ping' },
     ]);
-    expect(written).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(/) } }]);
+    expect(written).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid JSON \(.*\); it starts with a byte order mark \(U\+FEFF\)/) } }]);
   });
 });

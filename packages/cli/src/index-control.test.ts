@@ -135,6 +135,11 @@ describe('the freshness of a watched project (serve, gateway)', () => {
     writeFileSync(path.join(context.root, 'b.ts'), 'export const b = 2;\n');
     // Asked at once, before the once-a-second root check: the old folder's watcher never saw b.ts.
     expect(await control.readFreshness()).toMatchObject({ stale: true });
+    // Gone altogether: the freshness says so (a trial: only stderr did).
+    rmSync(context.root, { recursive: true, force: true });
+    const gone = await control.readFreshness();
+    expect(gone.stale).toBe(true);
+    expect(gone.warning).toMatch(/^Results may be out of date: the project folder is gone \(moved or deleted\): these results come from the index as it was, and nothing is indexed until the folder is back/);
   });
 
   it('a change of an ignore-rules file is one pending change until the full run it asks for starts', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createHeadMoveCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { SKIPPED_LISTED, type IndexControl, type IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
@@ -89,8 +90,10 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
       headCommit, headMoveIndexed: workTree.headMoveIndexed, pendingChanges, unqueuedChanges: workTree.unqueuedChanges, indexing, queue: queued?.backlog,
       // The server's clients can index the changes themselves (trial: the warning named only a git hook and the shell's `monorag index`).
       indexAdvice: 'the `sync_index` tool or `monorag index`',
+      // Moved away or deleted under the server (a trial: only stderr said so).
+      projectGone: !existsSync(context.root),
       // Without a watcher here (--no-watch), another process's (`monorag watch`) may pick the changes up.
-      watcherPid: watching ? null : liveWatcher(context.dataDir),
+      watcherPid: watching ? null : liveWatcher(context.dataDir, context.root),
     });
   };
   return {

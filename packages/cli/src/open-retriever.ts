@@ -89,7 +89,7 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
       indexing,
       queue: queued?.backlog,
       // A `watch`, `serve` or `gateway` of this project picks up what is counted above: say so rather than advise a run.
-      watcherPid: liveWatcher(context.dataDir),
+      watcherPid: liveWatcher(context.dataDir, context.root),
     });
   };
   return {

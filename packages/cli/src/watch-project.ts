@@ -163,7 +163,7 @@ export function watchProject<R = IndexReport>(
   const register = (): void => {
     registration?.release();
     try {
-      registration = registerWatcher(context.dataDir);
+      registration = registerWatcher(context.dataDir, context.root);
     } catch (error) {
       logger.warn({ dataDir: context.dataDir, err: errorMessage(error) }, 'could not record this watcher in the data directory; other processes will not know it watches');
     }

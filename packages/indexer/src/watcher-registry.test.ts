@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,27 +23,39 @@ describe('the watcher registry of a data directory', () => {
 
   it('names this process while it watches, and no one once it released', () => {
     const dir = dataDir();
-    expect(liveWatcher(dir)).toBeNull();
-    const registration = registerWatcher(dir);
-    expect(liveWatcher(dir)).toBe(process.pid);
+    expect(liveWatcher(dir, '/project')).toBeNull();
+    const registration = registerWatcher(dir, '/project');
+    expect(liveWatcher(dir, '/project')).toBe(process.pid);
     registration.release();
     registration.release();
-    expect(liveWatcher(dir)).toBeNull();
+    expect(liveWatcher(dir, '/project')).toBeNull();
     expect(existsSync(path.join(dir, WATCHERS_DIR, String(process.pid)))).toBe(false);
   });
 
   it('ignores the file of a process killed while it watched, and the next watcher removes it', () => {
     const dir = dataDir();
-    const registration = registerWatcher(dir);
+    const registration = registerWatcher(dir, '/project');
     registration.release();
     const dead = deadPid();
     const left = path.join(dir, WATCHERS_DIR, String(dead));
     writeFileSync(left, `${dead}\n`);
     writeFileSync(path.join(dir, WATCHERS_DIR, 'notes.txt'), 'not a pid\n');
-    expect(liveWatcher(dir)).toBeNull();
-    const next = registerWatcher(dir);
+    expect(liveWatcher(dir, '/project')).toBeNull();
+    const next = registerWatcher(dir, '/project');
     expect(existsSync(left)).toBe(false);
-    expect(liveWatcher(dir)).toBe(process.pid);
+    expect(liveWatcher(dir, '/project')).toBe(process.pid);
     next.release();
+  });
+
+  it('names only a watcher of the same project root: a folder copied or moved with its data directory is not watched by the original\'s watcher (trial)', () => {
+    const dir = dataDir();
+    const registration = registerWatcher(dir, '/work/p');
+    expect(readFileSync(path.join(dir, WATCHERS_DIR, String(process.pid)), 'utf8')).toBe(`${process.pid}\n/work/p\n`);
+    expect(liveWatcher(dir, '/work/p')).toBe(process.pid);
+    expect(liveWatcher(dir, '/work/p.old')).toBeNull();
+    registration.release();
+    // A file written before roots were recorded still counts.
+    writeFileSync(path.join(dir, WATCHERS_DIR, String(process.pid)), `${process.pid}\n`);
+    expect(liveWatcher(dir, '/work/p.old')).toBe(process.pid);
   });
 });

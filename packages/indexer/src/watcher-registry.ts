@@ -1,5 +1,5 @@
 import { isProcessAlive } from '@monorag/shared';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -16,16 +16,17 @@ export interface WatcherRegistration {
 }
 
 /**
- * Records that this process watches the project of `dataDir` (which must exist), until `release()`.
- * Files of processes that are gone (killed without releasing) are removed on the way.
+ * Records that this process watches the project of `dataDir` (which must exist), until `release()`: a
+ * file holding the pid and the absolute project `root` it watches, one per line. Files of processes that
+ * are gone (killed without releasing) are removed on the way.
  * @throws the file system's error when the file cannot be written.
  */
-export function registerWatcher(dataDir: string): WatcherRegistration {
+export function registerWatcher(dataDir: string, root: string): WatcherRegistration {
   const dir = path.join(dataDir, WATCHERS_DIR);
   mkdirSync(dir, { recursive: true });
   for (const pid of registeredPids(dir)) if (!isProcessAlive(pid)) rmSync(path.join(dir, String(pid)), { force: true });
   const file = path.join(dir, String(process.pid));
-  writeFileSync(file, `${process.pid}\n`);
+  writeFileSync(file, `${process.pid}\n${root}\n`);
   let released = false;
   return {
     release() {
@@ -36,10 +37,31 @@ export function registerWatcher(dataDir: string): WatcherRegistration {
   };
 }
 
-/** The pid of a live process watching the project of `dataDir` (the lowest when several do), or null. Reads only. */
-export function liveWatcher(dataDir: string): number | null {
-  const live = registeredPids(path.join(dataDir, WATCHERS_DIR)).filter(isProcessAlive).sort((a, b) => a - b);
+/**
+ * The pid of a live process watching the project at `root` whose data directory is `dataDir` (the lowest
+ * when several do), or null. A registration naming another root is left out: a project folder copied or
+ * moved with its data directory carries the files of the processes watching the original (a trial: the
+ * copy was said to be watched). A file without a root (written before roots were recorded) counts. Reads only.
+ */
+export function liveWatcher(dataDir: string, root: string): number | null {
+  const dir = path.join(dataDir, WATCHERS_DIR);
+  const live = registeredPids(dir)
+    .filter((pid) => isProcessAlive(pid) && [undefined, root].includes(registeredRoot(dir, pid)))
+    .sort((a, b) => a - b);
   return live[0] ?? null;
+}
+
+/** The project root a registration file names (its second line), or undefined when it names none or cannot be read. */
+function registeredRoot(dir: string, pid: number): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, String(pid)), 'utf8');
+  } catch {
+    // Released between the listing and the read: its process no longer watches, and is alive-checked anyway.
+    return undefined;
+  }
+  const root = text.split('\n')[1];
+  return root ? root : undefined;
 }
 
 /** The pids named by the files of `dir`; none when it does not exist or cannot be read. */

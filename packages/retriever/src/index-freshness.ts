@@ -73,6 +73,11 @@ export interface FreshnessProbe {
   /** The file-job queue, in queue mode. */
   queue?: QueueBacklog | null;
   /**
+   * The project folder is gone (moved away or deleted under a serving process): the results come from the
+   * index as it was, and nothing is indexed until the folder is back. Default false.
+   */
+  projectGone?: boolean;
+  /**
    * What the warning names as the way to index changes at once; default `` `monorag index` `` (a person at a
    * shell). A server whose clients have the MCP tool says `` the `sync_index` tool or `monorag index` ``.
    */
@@ -101,6 +106,7 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
   const indexing = (probe.indexing ?? false) || (queue?.active ?? 0) > 0;
   const advice = probe.indexAdvice ?? '`monorag index`';
   const reasons: string[] = [];
+  if (probe.projectGone) reasons.push('the project folder is gone (moved or deleted): these results come from the index as it was, and nothing is indexed until the folder is back');
   // An index never built is behind on everything: HEAD and changed paths would only restate that.
   if (indexedAt === null) {
     // Files without a completed run: the first run was stopped (or is still going) part way through.

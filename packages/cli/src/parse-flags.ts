@@ -1,11 +1,12 @@
 import { InvalidArgumentError } from 'commander';
+import { parseDecimal } from '@monorag/shared';
 
 /**
- * `value` as a number when it is written in decimal digits alone and is a safe integer, else NaN: as the
- * REST and MCP interfaces take a count, where `Number()` would also take `0x10`, `1e1`, ` 3` or 2^64.
+ * `value` as a number when it is written in decimal digits alone ({@link parseDecimal}) and is a safe
+ * integer, else NaN: as the REST and MCP interfaces take a count.
  */
 function decimalInteger(value: string): number {
-  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  const n = parseDecimal(value, { fraction: false });
   return Number.isSafeInteger(n) ? n : NaN;
 }
 

@@ -3,17 +3,19 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ErrorCode, MonoragError } from './errors.js';
 import { nearestName } from './nearest-name.js';
+import { parseDecimal } from './parse-decimal.js';
 
 /** Name of the optional per-project configuration file, read from the project root. */
 export const CONFIG_FILE_NAME = 'monorag.json';
 
 /**
- * A number written in decimal digits (an environment variable's string) as that number; any other string
- * stays a string, which the number schema then refuses. Coercion with `Number()` would take `0x10`, `1e3`,
- * ` 2000` and `''`, so `MONORAG_MAX_FILE_BYTES=0x10` read 16 bytes and emptied an index (a trial).
+ * A number written in decimal digits (an environment variable's string) as that number ({@link parseDecimal});
+ * any other string stays a string, which the number schema then refuses.
  */
 function fromDecimal(value: unknown): unknown {
-  return typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  if (typeof value !== 'string') return value;
+  const n = parseDecimal(value);
+  return Number.isNaN(n) ? value : n;
 }
 
 /** A whole number >= 1 (at most `max`), from a number or decimal digits. */

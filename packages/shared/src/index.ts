@@ -22,3 +22,4 @@ export { qualifiedName } from './qualified-name.js';
 export { MAX_TEST_TITLE_CHARS, testTitleName } from './test-title-name.js';
 export { isProcessAlive } from './process-alive.js';
 export { formatPlaces, printablePath } from './printable-path.js';
+export { parseDecimal } from './parse-decimal.js';

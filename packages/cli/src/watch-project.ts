@@ -174,13 +174,11 @@ export function watchProject<R = IndexReport>(
   let stopHead = watch ? startHead() : () => {};
   // The project folder moved away (and back) or deleted: the watches go with it, so stop saying the
   // project is watched, and watch it again, catching up, once it is back.
-  let rootLost = false;
   const rootPresence = watch
     ? watchRootPresence({
       root: context.root,
       watching: () => !watcherReady || (watcher?.watchedDirectories() ?? 0) > 0,
       onLost: () => {
-        rootLost = true;
         logger.warn({ root: context.root }, 'the project folder is gone (moved or deleted): the file watcher stopped; it starts again when the folder is back at this path');
         const old = watcher;
         watcher = undefined;
@@ -189,7 +187,6 @@ export function watchProject<R = IndexReport>(
         stopHead = () => {};
       },
       onBack: () => {
-        rootLost = false;
         if (closed) return;
         logger.warn({ root: context.root }, 'the project folder is back (or the watcher lost its watches): watching it again, and catching up with a whole-tree run');
         const old = watcher;
@@ -207,7 +204,8 @@ export function watchProject<R = IndexReport>(
   let missingAsked = false;
   const missingCheck = watch && runner.indexMissing
     ? setInterval(() => {
-      const missing = !rootLost && existsSync(context.root) && runner.indexMissing!();
+      // Not while the project folder is gone: its data directory went with it.
+      const missing = existsSync(context.root) && runner.indexMissing!();
       // The run says so (`the index file was deleted; building a new index of the whole tree`).
       if (missing && !missingAsked) scheduler.enqueue();
       missingAsked = missing;

@@ -1,11 +1,11 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import {
   acquireIndexLock, setGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
 } from '@monorag/indexer';
 import type { Embedder } from '@monorag/embedder-client';
 import { ErrorCode, MonoragError, errorMessage } from '@monorag/shared';
-import { deleteStoreFiles, openSqliteStore, type SqliteStore } from '@monorag/store';
+import { deleteStoreFiles, openSqliteStore, replaceStoreFile, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
 import { createSwitchableStore } from './switchable-store.js';
@@ -172,9 +172,7 @@ export async function openProjectIndexer(
   /** Replaces the index file with the finished rebuild (under the index lock). */
   const swapIn = async (): Promise<void> => {
     await store.close();
-    // The old file's WAL must not be replayed onto the new one: remove it, then replace the file atomically.
-    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${context.storeFile}${suffix}`, { force: true });
-    renameSync(rebuildFile, context.storeFile);
+    replaceStoreFile(rebuildFile, context.storeFile);
     await reopen();
     swapPending = false;
   };

@@ -1,6 +1,6 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { ErrorCode, MonoragError, errorMessage, type IndexIdentity } from '@monorag/shared';
-import { deleteQdrantIndex, deleteStoreFiles, openQdrantStore, openSqliteStore, type ChunkStore } from '@monorag/store';
+import { deleteQdrantIndex, deleteStoreFiles, openQdrantStore, openSqliteStore, replaceStoreFile, type ChunkStore } from '@monorag/store';
 import { checkIndexFileOwner, checkIndexOwner, recordIndexOwner } from './index-owner.js';
 import type { ProjectContext } from './project-context.js';
 import { projectKey } from './project-key.js';
@@ -86,8 +86,6 @@ export async function rebuildProjectStore(context: ProjectContext, identity: Ind
   } finally {
     await fresh.close();
   }
-  // The old file's WAL must not be replayed onto the new one: remove it, then replace the file atomically.
-  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${context.storeFile}${suffix}`, { force: true });
-  renameSync(next, context.storeFile);
+  replaceStoreFile(next, context.storeFile);
   return reason === undefined ? { carried } : { carried, reason };
 }

@@ -6,6 +6,7 @@ export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sq
 export { readStoredIdentity } from './sqlite/read-stored-identity.js';
 export { readStoredMeta } from './sqlite/read-stored-meta.js';
 export { deleteStoreFiles } from './sqlite/delete-store-files.js';
+export { replaceStoreFile } from './sqlite/replace-store-file.js';
 export { BM25_WEIGHTS } from './sqlite/search-lexical.js';
 export { MAX_DENSE_LIMIT } from './sqlite/search-dense.js';
 export { deleteQdrantIndex, openQdrantStore, QDRANT_RRF_K, type HybridQueryOptions, type QdrantStore, type QdrantStoreOptions } from './qdrant-store.js';

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * Rules applied before any `.gitignore` or `.monoragignore`, in gitignore syntax; a `.monoragignore`
  * can re-include with `!pattern`. They cover version-control folders, dependency and build caches,
@@ -92,3 +94,8 @@ export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
     'ckpt h5 docx xlsx pptx odt ods dmg iso img deb rpm'
   ).split(' '),
 );
+
+/** Whether a file is binary by its name alone (its extension, any case, is one of {@link BINARY_EXTENSIONS}): a run never reads it. */
+export function binaryByName(name: string): boolean {
+  return BINARY_EXTENSIONS.has(path.extname(name).slice(1).toLowerCase());
+}

@@ -1,7 +1,7 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { changedAt } from './changed-at.js';
-import { BINARY_EXTENSIONS } from './default-ignores.js';
+import { binaryByName } from './default-ignores.js';
 import { createIgnoreFilter, type IgnoreFilter } from './ignore-filter.js';
 import { inScope, reachesScope } from './path-scope.js';
 import { readProjectFile, textOf } from './read-project-file.js';
@@ -146,8 +146,7 @@ export async function walkProject({ root, maxFileBytes, extraIgnores = [], scope
         continue;
       }
       if (!isFile) continue;
-      const ext = path.extname(entry.name).slice(1).toLowerCase();
-      if (BINARY_EXTENSIONS.has(ext)) {
+      if (binaryByName(entry.name)) {
         skipped.push({ path: rel, reason: 'binary' });
         continue;
       }

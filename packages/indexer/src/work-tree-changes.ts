@@ -3,7 +3,8 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { changedAt } from './changed-at.js';
-import { BINARY_EXTENSIONS } from './default-ignores.js';
+import { isNotebookPath } from '@monorag/chunker';
+import { binaryByName } from './default-ignores.js';
 import { createDirectoryTimes } from './directory-times.js';
 import { headDifferences, type HeadDifferencesRecord } from './head-differences.js';
 import type { IgnoreFilter } from './ignore-filter.js';
@@ -133,8 +134,7 @@ export async function countWorkTreeChanges(options: WorkTreeChangesOptions): Pro
  * measured instead (`tooLargeDetail`).
  */
 function leftOutUnread(rel: string, size: number, maxFileBytes: number | undefined): boolean {
-  const ext = path.extname(rel).slice(1).toLowerCase();
-  return BINARY_EXTENSIONS.has(ext) || (maxFileBytes !== undefined && size > maxFileBytes && ext !== 'ipynb');
+  return binaryByName(rel) || (maxFileBytes !== undefined && size > maxFileBytes && !isNotebookPath(rel));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
@@ -53,6 +53,24 @@ describe('planFileJobs and the secret scanner the index was written with', () =>
     expect(await planFileJobs({ ...base, paths: ['src/deploy.ts'] })).toEqual({
       paths: ['src/deploy.ts'], walked: 1, unchanged: 0, rescan: 1, scanner: SECRET_SCANNER_ID,
     });
+    await base.store.close();
+  });
+});
+
+describe('planFileJobs and files saved without a change', () => {
+  it('moves the read time of an unchanged file saved since its read (touch) to the plan\'s read, and leaves the others alone', async () => {
+    const base = await openTestIndex(writeTokenProject().root);
+    await indexProject(base);
+    const before = new Map((await base.store.listFiles()).map((f) => [f.path, f.indexedAt]));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const touched = path.join(base.root, 'src', 'plain.ts');
+    const later = new Date(Date.now());
+    utimesSync(touched, later, later);
+    const planStarted = Date.now();
+    expect(await planFileJobs(base)).toEqual({ paths: [], walked: 2, unchanged: 2, rescan: 0, scanner: SECRET_SCANNER_ID });
+    const after = new Map((await base.store.listFiles()).map((f) => [f.path, f.indexedAt]));
+    expect(after.get('src/plain.ts')).toBeGreaterThanOrEqual(planStarted);
+    expect(after.get('src/deploy.ts')).toBe(before.get('src/deploy.ts'));
     await base.store.close();
   });
 });

@@ -30,7 +30,12 @@ export interface FileJobPlan {
   paths: string[];
   /** Files found by the walk. */
   walked: number;
-  /** Walked files whose content hash equals the manifest's and that need no job. */
+  /**
+   * Walked files whose content hash equals the manifest's and that need no job. One saved since its
+   * entry's read (`touch`, a chmod, a copy that keeps the bytes) has the entry's read time moved to this
+   * plan's read, as {@link indexProject} does: no job would record it, and freshness would count the
+   * file as changed for good.
+   */
   unchanged: number;
   /**
    * Walked files whose content hash equals the manifest's, planned anyway because the index was written
@@ -58,7 +63,7 @@ export interface FileJobPlan {
 export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, paths: only, redactSecrets = true }: PlanFileJobsOptions): Promise<FileJobPlan> {
   const scope = runScope(only);
   const walk = await walkProject({ root, maxFileBytes, extraIgnores, scope });
-  const manifest = new Map((await store.listFiles()).map((f) => [f.path, f.contentHash]));
+  const manifest = new Map((await store.listFiles()).map((f) => [f.path, f]));
   const scanner = secretScannerOf(redactSecrets);
   const rescanning = await needsSecretRescan(store, scanner, manifest.size);
   const paths: string[] = [];
@@ -67,9 +72,14 @@ export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, pa
   const walked = new Set<string>();
   for (const file of walk.files) {
     walked.add(file.path);
+    const readAt = Date.now();
     const read = await readProjectFile(file.absPath);
-    const same = read.kind === 'text' && manifest.get(file.path) === read.contentHash;
-    if (same && !rescanning) unchanged++;
+    const previous = manifest.get(file.path);
+    const same = read.kind === 'text' && previous?.contentHash === read.contentHash;
+    if (same && !rescanning) {
+      unchanged++;
+      if (file.changedMs > previous.indexedAt) await store.setFileIndexedAt(file.path, previous.contentHash, readAt);
+    }
     else if (read.kind === 'text' || manifest.has(file.path)) paths.push(file.path);
     if (same && rescanning) rescan++;
   }

@@ -152,6 +152,18 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       }
     }, 90_000);
 
+    it('`monorag index --paths` in bullmq mode warns about a path that names nothing, as an in-process run does, and enqueues nothing', async () => {
+      const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken') });
+      dataDirs.push(project);
+      const env = envFor(redis.url);
+      const run = await runCli(['index', project, '--paths', 'src/nope.ts'], env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr.split('\n')[0]).toBe(
+        `monorag: warning: --paths src/nope.ts names no file or directory of ${project} and nothing in its index; check the spelling (paths are relative to the project root).`,
+      );
+      expect(run.stdout + run.stderr).toContain('0 file jobs enqueued');
+    }, 60_000);
+
     it('a commit with the hooks installed puts the paths it changed on the queue, consumes the hook queue files, and a worker indexes them', async () => {
       const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
       dataDirs.push(project);

@@ -1,17 +1,16 @@
 import path from 'node:path';
-import { existsSync } from 'node:fs';
-import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, pathThroughLink, pathThroughLinkWarning, readPathQueue, unknownPaths, type IndexReport } from '@monorag/indexer';
-import { ErrorCode, MonoragError, type FileRecord } from '@monorag/shared';
+import { INDEX_LOCK_FILE, indexLockHolder, normaliseScope, pathQueueLength, readPathQueue, type IndexReport } from '@monorag/indexer';
+import { ErrorCode, MonoragError } from '@monorag/shared';
 import { resolvePathPrefix } from '@monorag/retriever';
 import { createProgressReporter } from '../progress-reporter.js';
 import { drainedQueued, queueRunLine, type HookQueued } from '../queue-run-line.js';
 import { runEnqueueCommand } from './jobs-command.js';
 import { runEnqueueFromQueue } from './enqueue-from-queue.js';
-import { createProjectContext, dataDirIgnorePattern } from '../project-context.js';
+import { createProjectContext } from '../project-context.js';
 import { openProjectIndexer } from '../project-indexer.js';
 import { redactedLines } from '../secret-summary.js';
 import { skippedLines } from '../skipped-lines.js';
-import { createReadablePredicate } from '../readable-predicate.js';
+import { warnPathArguments } from '../path-warnings.js';
 
 /** Options of `monorag index`. */
 export interface IndexCommandOptions {
@@ -128,8 +127,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   try {
     let enqueued = options.fromQueue ? readPathQueue(context.dataDir) : undefined;
     if (paths) {
-      warnUnknownPaths(context.root, paths, await indexer.store.listFiles());
-      warnIgnoredPaths(context.root, paths, createReadablePredicate(context), dataDirIgnorePattern(context));
+      warnPathArguments(context, paths, await indexer.store.listFiles());
     }
     let report = await indexer.run(options.fromQueue ? [] : paths, (p) => progress.update(p));
     if (enqueued && !options.json) process.stdout.write(queueRunLine(hook, options.queued ?? drainedQueued(enqueued), `indexed in ${Date.now() - started} ms`));
@@ -180,41 +178,6 @@ export async function runIndexCommand(project: string | undefined, options: Inde
 /** `a full run` or `N path(s)`, as the hooks' log says. */
 function queueDescription(queued: HookQueued): string {
   return queued === 'full' ? 'a full run' : `${queued} path(s)`;
-}
-
-/**
- * Warns on stderr about each `--paths` entry that names nothing: no file or directory in the tree and
- * nothing in the index under it (a deleted file still in the index is a valid path: the run removes it),
- * or a path through a directory link, which no run follows (`pathThroughLink`).
- */
-function warnUnknownPaths(root: string, paths: readonly string[], indexed: readonly FileRecord[]): void {
-  for (const raw of unknownPaths(root, paths, indexed)) {
-    process.stderr.write(`monorag: warning: --paths ${raw} names no file or directory of ${root} and nothing in its index; check the spelling (paths are relative to the project root).\n`);
-  }
-  for (const rel of paths) {
-    const linked = pathThroughLink(root, rel);
-    if (linked) process.stderr.write(`monorag: warning: --paths ${pathThroughLinkWarning(linked)}\n`);
-  }
-}
-
-/**
- * Names each `--paths` entry that exists but that the ignore rules leave out (`build/server.js` under a
- * `.gitignore`'d `build/`, `.git/config`), which a run otherwise passes over without a word.
- * @param paths repo-relative POSIX paths, as `resolvePathPrefix` gives them
- */
-function warnIgnoredPaths(root: string, paths: readonly string[], isReadable: (relPath: string) => boolean, dataDirPattern: string | undefined): void {
-  for (const rel of paths) {
-    const bare = rel.replace(/\/$/, '');
-    if (!existsSync(path.join(root, bare)) || isReadable(bare)) continue;
-    const keep = bare.split('/').includes('.git')
-      ? "git's own folder is never indexed"
-      : dataDirPattern !== undefined && `/${bare}/`.startsWith(dataDirPattern)
-        ? "it is monorag's own data directory, never indexed"
-        : `a \`!${rel}\` line in .monoragignore keeps it`;
-    process.stderr.write(
-      `monorag: warning: --paths ${rel} is left out by the ignore rules (.gitignore, .git/info/exclude, .monoragignore, or the defaults for dependencies, builds, secrets and .git), so it is not indexed; ${keep}.\n`,
-    );
-  }
 }
 
 /** Why a full run can end with no file in the index, and where to look. */

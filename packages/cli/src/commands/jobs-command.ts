@@ -6,6 +6,7 @@ import { rebuildProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
 import { recordDrain, type DrainRecord } from '../queue-freshness.js';
+import { warnPathArguments } from '../path-warnings.js';
 
 /** Options of `monorag jobs`. */
 export interface JobsCommandOptions {
@@ -107,6 +108,8 @@ export async function runEnqueueCommand(project: string | undefined, options: En
       );
     }
     store = await openProjectStore(context, identity);
+    // `index --paths` with the team queue: the same warnings as an in-process run (the hooks' runs are silent).
+    if (options.paths && !options.silent) warnPathArguments(context, options.paths, await store.listFiles());
     const { report: planned, scanner } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
     const report: EnqueueReport = planned;
     if (options.wait) {

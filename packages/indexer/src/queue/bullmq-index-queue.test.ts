@@ -46,6 +46,23 @@ describe('BullMQ index queue (real redis-server)', () => {
     await queue.close();
   });
 
+  it('counts the workers on its own database only: one of the same project on database 1 is not connected to this queue', async () => {
+    const project = `p-${randomUUID()}`;
+    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project });
+    const processFile = async (data: FileJobData) => ({ path: data.path, outcome: 'indexed' as const, chunks: 1 });
+    const otherDb = createBullmqIndexQueue({ redisUrl: `${redis.url}/1`, project });
+    const elsewhere = await startBullmqIndexWorker({ redisUrl: `${redis.url}/1`, project, processFile });
+    await until(async () => (await otherDb.workers()) === 1);
+    expect(await queue.workers()).toBe(0);
+    const here = await startBullmqIndexWorker({ redisUrl: redis.url, project, processFile });
+    await until(async () => (await queue.workers()) > 0);
+    expect(await queue.workers()).toBe(1);
+    await here.close();
+    await elsewhere.close();
+    await otherDb.close();
+    await queue.close();
+  });
+
   it('one trace from the enqueuing span to the worker span, through the job data', async () => {
     const project = `p-${randomUUID()}`;
     const queue = createBullmqIndexQueue({ redisUrl: redis.url, project });

@@ -62,7 +62,11 @@ export interface BullmqIndexQueue {
    */
   enqueue(paths: readonly string[]): Promise<number>;
   counts(): Promise<JobCounts>;
-  /** Number of BullMQ workers connected to this queue (Redis `CLIENT LIST`). */
+  /**
+   * Number of BullMQ workers connected to this queue (Redis `CLIENT LIST`), counting only those on this
+   * queue's database: the list is server-wide, and a worker whose URL names another database
+   * (`redis://host/1`) takes jobs from another queue of the same name, never from this one.
+   */
   workers(): Promise<number>;
   /** Jobs in the given states, oldest first, at most `limit` per state. */
   list(states: readonly ('waiting' | 'active' | 'delayed' | 'failed')[], limit?: number): Promise<JobSummary[]>;
@@ -131,7 +135,8 @@ export function createBullmqIndexQueue({
     counts,
     workers: async () => {
       await ready();
-      return queue.getWorkersCount();
+      const db = connection.options.db ?? 0;
+      return (await queue.getWorkers()).filter((client) => client.db === undefined || Number(client.db) === db).length;
     },
     list: async (states, limit = 100) => {
       await ready();

@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHAINED_SUFFIX, HOOK_MARKER, installGitHooks, uninstallGitHooks } from './git-hooks.js';
+import { installGitHooks, uninstallGitHooks } from './git-hooks.js';
+import { CHAINED_SUFFIX, HOOK_MARKER } from './hook-scripts.js';
 import { readPathQueue } from './path-queue.js';
 
 function git(repo: string, ...args: string[]): string {
@@ -119,5 +120,89 @@ describe('git hooks', () => {
     const lines = readFileSync(path.join(dataDir, 'hooks.log'), 'utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ post-commit: 2 path\\(s\\) enqueued; the running indexer \\(pid ${process.pid}\\) will index them$`));
+  });
+
+  it('fire for the work tree they run in: each linked work tree queues into its own data directory, and uninstalling one keeps the others\' hooks', async () => {
+    const main = repo();
+    const mainData = path.join(main, '.monorag');
+    const linked = path.join(path.dirname(main), `${path.basename(main)}-wt`);
+    git(main, 'worktree', 'add', '-q', linked, '-b', 'side');
+    const linkedData = path.join(linked, '.monorag');
+    const commitIn = (root: string, file: string): void => {
+      writeFileSync(path.join(root, file), file);
+      git(root, 'add', file);
+      git(root, 'commit', '-q', '-m', file);
+    };
+    const queued = (dataDir: string): string[] => {
+      const q = readPathQueue(dataDir);
+      q.remove();
+      return q.paths;
+    };
+
+    expect((await installGitHooks({ root: main, dataDir: mainData, command })).hooks['post-commit']).toBe('installed');
+    // Before the linked work tree installs, its commits queue nothing anywhere.
+    commitIn(linked, 'early.ts');
+    expect(queued(mainData)).toEqual([]);
+    const second = await installGitHooks({ root: linked, dataDir: linkedData, command });
+    expect(second.hooks['post-commit']).toBe('updated');
+    expect(second.hooksDir).toBe(path.join(main, '.git', 'hooks'));
+    expect(second.scriptsDir).toBe(path.join(main, '.git', 'worktrees', path.basename(linked), 'monorag-hooks'));
+
+    commitIn(main, 'm.ts');
+    expect(queued(mainData)).toEqual(['m.ts']);
+    expect(queued(linkedData)).toEqual([]);
+    commitIn(linked, 'l.ts');
+    expect(queued(linkedData)).toEqual(['l.ts']);
+    expect(queued(mainData)).toEqual([]);
+
+    const off = await uninstallGitHooks({ root: linked });
+    expect(off.hooks).toEqual({ 'post-commit': 'kept', 'post-merge': 'kept', 'post-checkout': 'kept', 'post-rewrite': 'kept' });
+    expect(off.otherWorkTrees).toEqual([main]);
+    commitIn(linked, 'l2.ts');
+    expect(queued(linkedData)).toEqual([]);
+    commitIn(main, 'm2.ts');
+    expect(queued(mainData)).toEqual(['m2.ts']);
+    expect((await uninstallGitHooks({ root: main })).hooks['post-commit']).toBe('removed');
+    expect(existsSync(path.join(main, '.git', 'hooks', 'post-commit'))).toBe(false);
+  });
+
+  it('under husky (core.hooksPath .husky/_), add two lines to .husky/<hook> after the user\'s own, leave husky\'s shims alone, and take exactly those lines out again', async () => {
+    const root = repo();
+    const dataDir = path.join(root, '.monorag');
+    const husky = path.join(root, '.husky');
+    mkdirSync(path.join(husky, '_'), { recursive: true });
+    // husky 9's runner and shims, as `husky` writes them: a shim finds the user's hook by its own file name.
+    const runner = '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\nc=$?\nexit $c\n';
+    writeFileSync(path.join(husky, '_', 'h'), runner);
+    const shim = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n';
+    for (const name of ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite']) {
+      writeFileSync(path.join(husky, '_', name), shim);
+      chmodSync(path.join(husky, '_', name), 0o755);
+    }
+    git(root, 'config', 'core.hooksPath', '.husky/_');
+    const log = path.join(root, 'user-hook.log');
+    const userHook = `echo ran >> '${log}'\n`;
+    writeFileSync(path.join(husky, 'post-commit'), userHook);
+
+    const result = await installGitHooks({ root, dataDir, command });
+    expect(result.via).toBe('husky');
+    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(readFileSync(path.join(husky, '_', 'post-commit'), 'utf8')).toBe(shim);
+    expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(`${userHook}${HOOK_MARKER}\n${readFileSync(path.join(husky, 'post-merge'), 'utf8').split('\n')[1]!.replace('post-merge', 'post-commit')}\n`);
+    expect((await installGitHooks({ root, dataDir, command })).hooks['post-commit']).toBe('updated');
+
+    writeFileSync(path.join(root, 'c.ts'), 'c');
+    git(root, 'add', 'c.ts');
+    git(root, 'commit', '-q', '-m', 'two');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+    const q = readPathQueue(dataDir);
+    expect(q.paths).toEqual(['c.ts']);
+    q.remove();
+
+    const removed = await uninstallGitHooks({ root });
+    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
+    expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(userHook);
+    expect(readdirSync(husky).sort()).toEqual(['_', 'post-commit']);
+    expect(readFileSync(path.join(husky, '_', 'post-commit'), 'utf8')).toBe(shim);
   });
 });

@@ -1,105 +1,40 @@
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { INDEX_LOCK_FILE } from './index-lock.js';
-import { FULL_RUN_MARK, PATH_QUEUE_DIR } from './path-queue.js';
+import { CHAINED_SUFFIX, HOOK_MARKER, WORKTREE_HOOKS_DIR, dispatcherScript, hookScript, huskyLines, type HookScriptOptions } from './hook-scripts.js';
 
 /** The hooks monorag installs: every git operation that moves HEAD or rewrites the work tree. */
 export const GIT_HOOK_NAMES = ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
 
-/** First line after the shebang of every hook monorag writes; how install/uninstall recognise them. */
-export const HOOK_MARKER = '# monorag-hook: enqueues changed paths for re-indexing (monorag hooks install|uninstall)';
+/** Options of {@link installGitHooks}: those of a work tree's hook scripts. */
+export type GitHooksOptions = HookScriptOptions;
 
-/** Suffix of a pre-existing hook that monorag's hook chains to. */
-export const CHAINED_SUFFIX = '.pre-monorag';
+/**
+ * What an install or uninstall did, per hook: `installed`, `updated` (monorag's hook was there),
+ * `chained` (a hook of the user's runs first), `removed`, `restored` (the chained hook is back in its
+ * place), `absent` (no hook of monorag's), `kept` (uninstall: this work tree's script is removed, the
+ * shared hook stays for the other work trees that use it).
+ */
+export type GitHookOutcome = 'installed' | 'updated' | 'chained' | 'removed' | 'restored' | 'absent' | 'kept';
 
-/** Options of {@link installGitHooks}. */
-export interface GitHooksOptions {
-  /** Absolute path of the work tree root. */
-  root: string;
-  /** Absolute data directory (queue and lock live there). */
-  dataDir: string;
-  /** The command that runs monorag, as argv (e.g. `[node, /path/bin.js]`); `index <root> --from-queue` is appended. */
-  command: readonly string[];
-  /**
-   * At hook run time, start the `monorag` found on PATH (a globally linked install) when there is one,
-   * and `command` only when there is none, so that the hooks survive the checkout that installed them
-   * moving. Default false: `command` always.
-   */
-  preferPathBin?: boolean;
-}
-
-/** What an install or uninstall did, per hook. */
+/** What an install or uninstall did. */
 export interface GitHooksResult {
   /** The hooks directory used (honours `core.hooksPath`). */
   hooksDir: string;
+  /** This work tree's hook scripts (`git rev-parse --git-path monorag-hooks`), which the shared hooks run. */
+  scriptsDir: string;
+  /**
+   * Where the shared hooks are: `hooks`, files of the hooks directory; `husky`, two lines in each of
+   * husky's `.husky/<name>` files (core.hooksPath is husky's `.husky/_`, whose shims husky rewrites on
+   * every install and which find the user's hook by their own file name, so they can be neither replaced nor renamed).
+   */
+  via: 'hooks' | 'husky';
   /** Hook name -> what happened. */
-  hooks: Record<string, 'installed' | 'updated' | 'chained' | 'removed' | 'restored' | 'absent'>;
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The text of one hook: it first runs the chained pre-existing hook (same arguments, same stdin), then
- * appends the paths that changed between the old and the new HEAD (`git diff --name-status -M`; both
- * sides of a rename) to a new queue file in the data directory, and starts `monorag index --from-queue`
- * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
- * on PATH when there is one, else `command`), telling it with `--queued` how many paths this hook
- * queued (lines of its queue file, or `full`) and with `--queue-file` which file is its own (in queue
- * mode the run enqueues that file's paths, so its line says what this hook did, not what several hooks
- * firing at once did together). Each run adds one line to `<dataDir>/hooks.log`: the indexer's (hook,
- * paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
- * It returns the chained hook's status.
- */
-export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: GitHooksOptions): string {
-  const recorded = command.map(shellQuote).join(' ');
-  const pick = preferPathBin
-    ? `if command -v monorag >/dev/null 2>&1; then set -- monorag; else set -- ${recorded}; fi`
-    : `set -- ${recorded}`;
-  const args = ['index', root, '--from-queue', '--quiet', '--hook', name].map(shellQuote).join(' ') + ' --queued "$count" --queue-file "$queued"';
-  return `#!/bin/sh
-${HOOK_MARKER}
-hook=${name}
-data=${shellQuote(dataDir)}
-chained="$0${CHAINED_SUFFIX}"
-status=0
-if [ "$hook" = post-rewrite ]; then input=$(cat); else input=; fi
-if [ -x "$chained" ]; then
-  if [ "$hook" = post-rewrite ]; then printf '%s\\n' "$input" | "$chained" "$@"; else "$chained" "$@"; fi
-  status=$?
-fi
-(
-  old=
-  case "$hook" in
-    post-checkout) [ "$3" = 1 ] && old=$1 ;;
-    post-merge) old=$(git rev-parse -q --verify ORIG_HEAD) ;;
-    post-commit) old=$(git rev-parse -q --verify HEAD~1) ;;
-    post-rewrite) if [ "$1" = rebase ]; then old=$(git rev-parse -q --verify ORIG_HEAD); else old=$(printf '%s\\n' "$input" | head -n 1 | cut -d ' ' -f 1); fi ;;
-  esac
-  mkdir -p "$data/${PATH_QUEUE_DIR}" || exit 0
-  tmp="$data/${PATH_QUEUE_DIR}/$(date +%s)-$$-$hook.tmp"
-  if [ -n "$old" ] && git cat-file -e "$old^{commit}" 2>/dev/null; then
-    git -c core.quotePath=false diff --name-status -M "$old" HEAD | cut -f 2- | tr '\\t' '\\n' > "$tmp" || echo '${FULL_RUN_MARK}' > "$tmp"
-  else
-    echo '${FULL_RUN_MARK}' > "$tmp"
-  fi
-  queued="\${tmp%.tmp}.paths"
-  mv "$tmp" "$queued"
-  if grep -qxF '${FULL_RUN_MARK}' "$queued"; then count=full; n='a full run'; else count=$(grep -c . "$queued"); n="$count path(s)"; fi
-  pid=$(cat "$data/${INDEX_LOCK_FILE}" 2>/dev/null)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $hook: $n enqueued; the running indexer (pid $pid) will index them" >>"$data/hooks.log"
-    exit 0
-  fi
-  if command -v setsid >/dev/null 2>&1; then detach=setsid; else detach=; fi
-  ${pick}
-  $detach nohup "$@" ${args} </dev/null >>"$data/hooks.log" 2>&1 &
-) >/dev/null 2>&1
-exit $status
-`;
+  hooks: Record<string, GitHookOutcome>;
+  /** Uninstall: the other work trees of the repository whose scripts still use the shared hooks (kept for them); else empty. */
+  otherWorkTrees: string[];
 }
 
 /** The hooks directory of a work tree (honours `core.hooksPath`), absolute. */
@@ -122,59 +57,166 @@ async function readText(file: string): Promise<string | undefined> {
   }
 }
 
+/** `git rev-parse --git-path <name>` of a work tree, absolute. */
+async function gitPath(root: string, name: string): Promise<string> {
+  return path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-path', name])).trim());
+}
+
 /**
- * Writes monorag's hooks into the hooks directory. An existing hook that is not monorag's is kept as
- * `<name>.pre-monorag` and run first by monorag's hook; running install again rewrites monorag's hooks
- * (e.g. with a new command) and chains nothing twice.
+ * The folder of the user's husky hooks when `hooksDir` is husky's (v9: core.hooksPath `.husky/_`, beside
+ * its runner `h`), else undefined.
+ */
+function huskyUserDir(hooksDir: string): string | undefined {
+  return path.basename(hooksDir) === '_' && existsSync(path.join(hooksDir, 'h')) ? path.dirname(hooksDir) : undefined;
+}
+
+async function writeExecutable(file: string, text: string): Promise<void> {
+  const tmp = `${file}.monorag-tmp`;
+  await writeFile(tmp, text);
+  await chmod(tmp, 0o755);
+  await rename(tmp, file);
+}
+
+/** `text` without monorag's husky lines (each {@link HOOK_MARKER} line and the one after it). */
+function withoutHuskyLines(text: string): string {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === HOOK_MARKER) i++;
+    else kept.push(lines[i]!);
+  }
+  return kept.join('\n');
+}
+
+/** Puts the shared hook `name` into the hooks directory, keeping a hook of the user's as `<name>.pre-monorag`, run first. */
+async function installDispatcher(file: string, name: string): Promise<GitHookOutcome> {
+  const existing = await readText(file);
+  let outcome: GitHookOutcome = 'installed';
+  if (existing !== undefined && existing.includes(HOOK_MARKER)) outcome = 'updated';
+  else if (existing !== undefined) {
+    await rename(file, file + CHAINED_SUFFIX);
+    outcome = 'chained';
+  }
+  await writeExecutable(file, dispatcherScript(name));
+  return outcome;
+}
+
+/** Adds monorag's lines to husky's `.husky/<name>` (made when absent), after the user's own. */
+async function addHuskyLines(file: string, name: string): Promise<GitHookOutcome> {
+  const existing = (await readText(file)) ?? '';
+  const own = withoutHuskyLines(existing);
+  const outcome: GitHookOutcome = existing.includes(HOOK_MARKER) ? 'updated' : own.trim() === '' ? 'installed' : 'chained';
+  const joint = own === '' || own.endsWith('\n') ? '' : '\n';
+  await writeFile(file, `${own}${joint}${huskyLines(name).join('\n')}\n`);
+  return outcome;
+}
+
+/** Removes the shared hook `file` when it is monorag's, putting back the hook it chained. */
+async function removeDispatcher(file: string): Promise<GitHookOutcome> {
+  const existing = await readText(file);
+  if (existing === undefined || !existing.includes(HOOK_MARKER)) return 'absent';
+  if ((await readText(file + CHAINED_SUFFIX)) !== undefined) {
+    await rename(file + CHAINED_SUFFIX, file);
+    return 'restored';
+  }
+  await rm(file);
+  return 'removed';
+}
+
+/** Removes monorag's lines from husky's `.husky/<name>`, and the file when nothing of the user's is left in it. */
+async function removeHuskyLines(file: string): Promise<GitHookOutcome> {
+  const existing = await readText(file);
+  if (existing === undefined || !existing.includes(HOOK_MARKER)) return 'absent';
+  const own = withoutHuskyLines(existing);
+  if (own.trim() === '') {
+    await rm(file);
+    return 'removed';
+  }
+  await writeFile(file, own);
+  return 'restored';
+}
+
+/**
+ * The roots of the repository's work trees, other than the one whose scripts are `scriptsDir`, that have
+ * hook scripts of their own: the main work tree's are `<common dir>/monorag-hooks`, a linked one's
+ * `<common dir>/worktrees/<id>/monorag-hooks`, whose root is named by that folder's `gitdir` file.
+ */
+async function otherWorkTreesWithScripts(root: string, scriptsDir: string): Promise<string[]> {
+  const commonDir = path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-common-dir'])).trim());
+  const found: string[] = [];
+  const main = path.join(commonDir, WORKTREE_HOOKS_DIR);
+  if (main !== scriptsDir && existsSync(main)) found.push(path.dirname(commonDir));
+  const linked = path.join(commonDir, 'worktrees');
+  for (const id of existsSync(linked) ? await readdir(linked) : []) {
+    const dir = path.join(linked, id, WORKTREE_HOOKS_DIR);
+    if (dir === scriptsDir || !existsSync(dir)) continue;
+    const gitdir = (await readText(path.join(linked, id, 'gitdir')))?.trim();
+    found.push(gitdir ? path.dirname(gitdir) : path.join(linked, id));
+  }
+  return found;
+}
+
+/**
+ * Installs monorag's hooks for the work tree `options.root`: its own scripts (queue the changed paths
+ * into `options.dataDir`, start an index run; see {@link hookScript}) in its {@link WORKTREE_HOOKS_DIR},
+ * and the shared hooks that run the scripts of whichever work tree they fire in: in the hooks directory
+ * (a hook of the user's there is kept as `<name>.pre-monorag` and run first; see {@link dispatcherScript}),
+ * or, under husky, as two lines at the end of each `.husky/<name>` ({@link huskyLines}). Running install
+ * again rewrites this work tree's scripts (e.g. with a new command) and chains nothing twice; installing
+ * in a linked work tree adds its scripts and leaves the other work trees' hooks working.
  * @throws MonoragError `INVALID_ARGUMENT` outside a git work tree, or when both a foreign hook and a
- *   `.pre-monorag` file exist (the message names them).
+ *   `.pre-monorag` file exist (the message names them); nothing is written then.
  */
 export async function installGitHooks(options: GitHooksOptions): Promise<GitHooksResult> {
   const hooksDir = await gitHooksDir(options.root);
-  await mkdir(hooksDir, { recursive: true });
-  const hooks: GitHooksResult['hooks'] = {};
-  for (const name of GIT_HOOK_NAMES) {
-    const file = path.join(hooksDir, name);
-    const existing = await readText(file);
-    let outcome: GitHooksResult['hooks'][string] = 'installed';
-    if (existing !== undefined && existing.includes(HOOK_MARKER)) outcome = 'updated';
-    else if (existing !== undefined) {
-      if ((await readText(file + CHAINED_SUFFIX)) !== undefined) {
+  const scriptsDir = await gitPath(options.root, WORKTREE_HOOKS_DIR);
+  const husky = huskyUserDir(hooksDir);
+  if (husky === undefined) {
+    for (const name of GIT_HOOK_NAMES) {
+      const file = path.join(hooksDir, name);
+      const existing = await readText(file);
+      if (existing !== undefined && !existing.includes(HOOK_MARKER) && (await readText(file + CHAINED_SUFFIX)) !== undefined) {
         throw new MonoragError(
           ErrorCode.INVALID_ARGUMENT,
           `${file} is not monorag's hook, and ${file}${CHAINED_SUFFIX} already exists; merge them by hand, then run \`monorag hooks install\` again.`,
         );
       }
-      await rename(file, file + CHAINED_SUFFIX);
-      outcome = 'chained';
     }
-    const tmp = `${file}.monorag-tmp`;
-    await writeFile(tmp, hookScript(name, options));
-    await chmod(tmp, 0o755);
-    await rename(tmp, file);
-    hooks[name] = outcome;
   }
-  return { hooksDir, hooks };
-}
-
-/** Removes monorag's hooks and puts chained hooks back; leaves hooks that are not monorag's alone. */
-export async function uninstallGitHooks({ root }: { root: string }): Promise<GitHooksResult> {
-  const hooksDir = await gitHooksDir(root);
+  await mkdir(scriptsDir, { recursive: true });
+  for (const name of GIT_HOOK_NAMES) await writeExecutable(path.join(scriptsDir, name), hookScript(name, options));
+  await mkdir(hooksDir, { recursive: true });
   const hooks: GitHooksResult['hooks'] = {};
   for (const name of GIT_HOOK_NAMES) {
-    const file = path.join(hooksDir, name);
-    const existing = await readText(file);
-    if (existing === undefined || !existing.includes(HOOK_MARKER)) {
-      hooks[name] = 'absent';
+    hooks[name] = husky === undefined ? await installDispatcher(path.join(hooksDir, name), name) : await addHuskyLines(path.join(husky, name), name);
+  }
+  return { hooksDir, scriptsDir, via: husky === undefined ? 'hooks' : 'husky', hooks, otherWorkTrees: [] };
+}
+
+/**
+ * Removes this work tree's hook scripts, and the shared hooks unless another work tree of the
+ * repository still has scripts (`kept`, and `otherWorkTrees` names them): monorag's hooks leave the
+ * hooks directory with the hooks they chained put back, monorag's lines leave husky's files (a file
+ * holding nothing else is removed). Hooks that are not monorag's are left alone.
+ * @throws MonoragError `INVALID_ARGUMENT` outside a git work tree.
+ */
+export async function uninstallGitHooks({ root }: { root: string }): Promise<GitHooksResult> {
+  const hooksDir = await gitHooksDir(root);
+  const scriptsDir = await gitPath(root, WORKTREE_HOOKS_DIR);
+  const hadScripts = existsSync(scriptsDir);
+  await rm(scriptsDir, { recursive: true, force: true });
+  const otherWorkTrees = await otherWorkTreesWithScripts(root, scriptsDir);
+  const husky = huskyUserDir(hooksDir);
+  const hooks: GitHooksResult['hooks'] = {};
+  for (const name of GIT_HOOK_NAMES) {
+    if (otherWorkTrees.length > 0) {
+      hooks[name] = hadScripts ? 'kept' : 'absent';
       continue;
     }
-    if ((await readText(file + CHAINED_SUFFIX)) !== undefined) {
-      await rename(file + CHAINED_SUFFIX, file);
-      hooks[name] = 'restored';
-    } else {
-      await rm(file);
-      hooks[name] = 'removed';
-    }
+    // An install made before husky came keeps its shared hooks in the hooks directory: removed too.
+    const inHooksDir = await removeDispatcher(path.join(hooksDir, name));
+    const inHusky = husky === undefined ? 'absent' : await removeHuskyLines(path.join(husky, name));
+    hooks[name] = inHusky !== 'absent' ? inHusky : inHooksDir;
   }
-  return { hooksDir, hooks };
+  return { hooksDir, scriptsDir, via: husky === undefined ? 'hooks' : 'husky', hooks, otherWorkTrees };
 }

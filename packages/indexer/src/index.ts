@@ -26,6 +26,7 @@ export {
 export { embedderOutageProbe, type EmbedderOutageProbeOptions } from './embedder-outage-probe.js';
 export { watchRootPresence, type RootPresence, type RootPresenceOptions } from './root-presence.js';
 export { startProjectWatcher, type ProjectWatcher, type ProjectWatcherOptions } from './project-watcher.js';
-export { installGitHooks, uninstallGitHooks, gitHooksDir, hookScript, GIT_HOOK_NAMES, HOOK_MARKER, CHAINED_SUFFIX, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
+export { installGitHooks, uninstallGitHooks, gitHooksDir, GIT_HOOK_NAMES, type GitHookOutcome, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
+export { hookScript, dispatcherScript, huskyLines, HOOK_MARKER, CHAINED_SUFFIX, WORKTREE_HOOKS_DIR, type HookScriptOptions } from './hook-scripts.js';
 export { watchGitHead, type GitHeadWatcherOptions } from './git-head-watcher.js';
 export { createIndexChunker, createIndexTokenCounter, type IndexTokenCounter } from './create-index-chunker.js';

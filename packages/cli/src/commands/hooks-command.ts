@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { installGitHooks, uninstallGitHooks, type GitHooksResult } from '@monorag/indexer';
 import { createProjectContext, ensureDataDir } from '../project-context.js';
 
@@ -20,8 +21,16 @@ function selfCommand(): string[] {
 }
 
 function print(result: GitHooksResult): void {
-  process.stdout.write(`Hooks directory: ${result.hooksDir}\n`);
+  process.stdout.write(
+    result.via === 'husky'
+      ? `Hooks: lines in husky's ${path.dirname(result.hooksDir)}/<hook> files (core.hooksPath ${result.hooksDir}, husky's own, left as it is)\n`
+      : `Hooks directory: ${result.hooksDir}\n`,
+  );
+  process.stdout.write(`Scripts of this work tree: ${result.scriptsDir}\n`);
   for (const [name, outcome] of Object.entries(result.hooks)) process.stdout.write(`  ${name}: ${outcome}\n`);
+  if (result.otherWorkTrees.length > 0) {
+    process.stdout.write(`The shared hooks stay for the other work trees that use them: ${result.otherWorkTrees.join(', ')}\n`);
+  }
 }
 
 /** `monorag hooks install [path]`: git hooks that queue changed paths and index them in the background. */

@@ -49,7 +49,7 @@ export function registerFileContextTool(server: McpServer, options: FileContextT
       inputSchema: toolArguments('get_file_context', {
         path: z.string().describe('Repo-relative path, e.g. "lib/client.js".'),
         startLine: z.number().int().min(1).optional().describe('First line, 1-based (default 1).'),
-        endLine: z.number().int().min(1).optional().describe('Last line, inclusive (default startLine + the line limit - 1).'),
+        endLine: z.number().int().min(1).optional().describe('Last line, inclusive (default the end of the file; a response stops at the line limit and then says truncated).'),
       }),
       outputSchema: {
         path: z.string(),

@@ -103,6 +103,11 @@ describe('readFileContext', () => {
     expect(ctx).toMatchObject({ endLine: 4, truncated: true });
   });
 
+  it('without endLine asks for the rest of the file: stopped by maxLines is truncated, reaching the end is not', async () => {
+    expect(await readFileContext({ root, path: 'src/a.ts', maxLines: 4 })).toMatchObject({ startLine: 1, endLine: 4, totalLines: 10, truncated: true });
+    expect(await readFileContext({ root, path: 'src/a.ts', startLine: 7, maxLines: 4 })).toMatchObject({ startLine: 7, endLine: 10, truncated: false });
+  });
+
   it.each([
     ['../proj-secrets/key.txt', 'PATH_OUTSIDE_PROJECT'],
     ['/etc/passwd', 'PATH_OUTSIDE_PROJECT'],

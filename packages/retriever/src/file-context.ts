@@ -12,7 +12,7 @@ export interface FileContextOptions {
   path: string;
   /** First line, 1-based inclusive; default 1. */
   startLine?: number;
-  /** Last line, 1-based inclusive; default startLine + maxLines - 1, clamped to the file's end. */
+  /** Last line, 1-based inclusive; default the file's last line (the response stops after maxLines lines all the same, and says so with `truncated`). */
   endLine?: number;
   /** Most lines returned at once; default 400. */
   maxLines?: number;
@@ -152,7 +152,8 @@ export async function readFileContext(options: FileContextOptions): Promise<File
       cutLine: { line: startLine, shown: text.length, chars: first.length }, ...redacted(startLine, startLine),
     };
   }
-  const wantedEnd = options.endLine ?? startLine + maxLines - 1;
+  // No endLine asks for the rest of the file: stopping after maxLines lines is truncation then too.
+  const wantedEnd = options.endLine ?? totalLines;
   let endLine = Math.min(wantedEnd, totalLines, startLine + maxLines - 1);
   // Whole lines while they fit: a later line too long for the rest of the budget starts the next call.
   let chars = first.length;

@@ -164,6 +164,38 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       expect(run.stdout + run.stderr).toContain('0 file jobs enqueued');
     }, 60_000);
 
+    it('`monorag index` in bullmq mode notices a Redis restart that lost its jobs, enqueues them again and waits for them (it said drained, and nothing was indexed)', async () => {
+      const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+      dataDirs.push(project);
+      const own = await startRedisServer();
+      const env = envFor(own.url);
+      let restarted: TestRedis | undefined;
+      try {
+        const index = startCli(['index', project], env, spawned);
+        await until(() => index.stderr().includes('no worker is connected'), 'the no-worker warning', 30_000);
+        // A restart without persistence: the two queued jobs are gone.
+        await own.stop();
+        restarted = await startRedisServer({ port: own.port });
+        await until(() => index.stderr().includes('enqueued them again'), 'the lost-jobs line', 30_000);
+        expect(index.stderr()).toContain(
+          'monorag: Redis restarted while this run waited (its run_id changed) and lost 2 file job(s) the workers had not done; enqueued them again.\n',
+        );
+        const worker = startCli(['worker', project], env, spawned);
+        expect(await index.exited).toBe(0);
+        worker.child.kill('SIGTERM');
+        expect(await worker.exited).toBe(0);
+        const store = await openSqliteStore({ file: path.join(env.MONORAG_DATA_DIR!, 'index.sqlite') });
+        try {
+          expect((await store.listFiles()).map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/b.ts']);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await restarted?.stop();
+        await own.stop();
+      }
+    }, 120_000);
+
     it('a commit with the hooks installed puts the paths it changed on the queue, consumes the hook queue files, and a worker indexes them', async () => {
       const project = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
       dataDirs.push(project);

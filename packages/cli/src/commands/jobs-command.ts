@@ -64,6 +64,11 @@ export interface EnqueueReport extends FileJobsReport {
   cachePruned?: number;
   /** With `--wait`: whether the index's secret scanner was recorded once the queue drained, or why not (see {@link DrainRecord}). */
   secretScanner?: DrainRecord['secretScanner'];
+  /**
+   * With `--wait`: file jobs enqueued again because Redis restarted during the wait (a new `run_id`) and
+   * lost them (planned anew from the index, so jobs a worker finished are not repeated); absent when none.
+   */
+  requeued?: number;
 }
 
 /**
@@ -74,7 +79,7 @@ export interface EnqueueReport extends FileJobsReport {
  * commit, and for a whole-tree plan the scanner, that the jobs bring the index to (`recordEnqueued`),
  * and records the index as up to date when the queue is already drained (see `enqueueFileJobs`).
  * `--wait` waits until the queue is drained (saying so on stderr, and warning when no worker is
- * connected) and then records the indexed commit and time, and the secret scanner unless failed jobs
+ * connected; when Redis restarted meanwhile and lost jobs, planning and enqueueing again, up to three times) and then records the indexed commit and time, and the secret scanner unless failed jobs
  * remain (`recordDrain`, as the worker that drains the queue does).
  * @throws MonoragError QUEUE_UNAVAILABLE when Redis (REDIS_URL) does not answer, before anything is
  *   changed (`--rebuild` deletes the store only once Redis has answered, and says on stderr that searches
@@ -113,7 +118,20 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     const { report: planned, scanner } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
     const report: EnqueueReport = planned;
     if (options.wait) {
-      const counts = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
+      let runId = await queue.serverRunId();
+      let counts = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
+      // Redis restarted during the wait (a new run_id): jobs it did not persist are gone and no worker will
+      // run them, yet the queue reads as drained. The plan, made from the index, says what is still to do.
+      for (let round = 0; round < 3 && (await queue.serverRunId()) !== runId; round++) {
+        runId = await queue.serverRunId();
+        const { report: again } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
+        if (again.enqueued === 0) break;
+        report.requeued = (report.requeued ?? 0) + again.enqueued;
+        process.stderr.write(
+          `monorag: Redis restarted while this run waited (its run_id changed) and lost ${again.enqueued} file job(s) the workers had not done; enqueued them again.\n`,
+        );
+        counts = await waitForDrain({ queue, root: context.root, enqueued: again.enqueued });
+      }
       const { waiting, active, delayed, failed } = counts;
       report.after = { waiting, active, delayed, failed };
       report.secretScanner = (await recordDrain(counts, store, scanner)).secretScanner;

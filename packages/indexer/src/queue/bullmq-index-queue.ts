@@ -68,6 +68,11 @@ export interface BullmqIndexQueue {
    * (`redis://host/1`) takes jobs from another queue of the same name, never from this one.
    */
   workers(): Promise<number>;
+  /**
+   * The Redis server's `run_id` (`INFO server`): a new one means the server restarted, and jobs it did
+   * not persist (no RDB/AOF, a failover to a replica behind) are gone without a trace.
+   */
+  serverRunId(): Promise<string>;
   /** Jobs in the given states, oldest first, at most `limit` per state. */
   list(states: readonly ('waiting' | 'active' | 'delayed' | 'failed')[], limit?: number): Promise<JobSummary[]>;
   /** Moves every failed job back to waiting; returns how many. */
@@ -137,6 +142,11 @@ export function createBullmqIndexQueue({
       await ready();
       const db = connection.options.db ?? 0;
       return (await queue.getWorkers()).filter((client) => client.db === undefined || Number(client.db) === db).length;
+    },
+    serverRunId: async () => {
+      await ready();
+      const info = await connection.info('server');
+      return /^run_id:(\S+)/m.exec(info)?.[1] ?? '';
     },
     list: async (states, limit = 100) => {
       await ready();

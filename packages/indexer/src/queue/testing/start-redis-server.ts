@@ -16,6 +16,8 @@ export interface StartRedisServerOptions {
   binary?: string;
   /** Further server arguments, e.g. `['--databases', '4']`. */
   args?: readonly string[];
+  /** The port to listen on (e.g. a stopped server's, to stand for its restart); default a free one. */
+  port?: number;
   /** Started with `--requirepass <password>`; the readiness probe authenticates with it (`url` does not carry it). */
   password?: string;
 }
@@ -25,8 +27,8 @@ export interface StartRedisServerOptions {
  * persistence, and waits until it answers PING (up to 20 s).
  * @throws Error when redis-server is missing or does not come up.
  */
-export async function startRedisServer({ binary = 'redis-server', args = [], password }: StartRedisServerOptions = {}): Promise<TestRedis> {
-  const port = await findFreePort();
+export async function startRedisServer({ binary = 'redis-server', args = [], password, port: given }: StartRedisServerOptions = {}): Promise<TestRedis> {
+  const port = given ?? (await findFreePort());
   const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args, ...(password === undefined ? [] : ['--requirepass', password])];
   const child: ChildProcess = spawn(binary, serverArgs, {
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -46,4 +46,17 @@ describe('deriveProjectKey', () => {
     mkdirSync(plain);
     expect(await deriveProjectKey(plain, undefined)).toBe(`${'a'.repeat(32)}-${sha8(`path ${plain}`)}`);
   });
+
+  it('gives two checkouts of one remote two keys when each has its own SQLite index (one queue let one checkout\'s workers eat the other\'s jobs)', async () => {
+    const a = makeRepo('app', 'a.txt');
+    const b = makeRepo('app', 'b.txt');
+    git(a, 'remote', 'add', 'origin', 'https://github.com/team/app.git');
+    git(b, 'remote', 'add', 'origin', 'https://github.com/team/app.git');
+    const shared = await deriveProjectKey(a, undefined);
+    const aKey = await deriveProjectKey(a, undefined, path.join(a, '.monorag'));
+    expect(aKey).toBe(`app-${sha8(`origin github.com/team/app\0${path.join(a, '.monorag')}`)}`);
+    expect(await deriveProjectKey(b, undefined, path.join(b, '.monorag'))).not.toBe(aKey);
+    expect(aKey).not.toBe(shared);
+    expect(await deriveProjectKey(a, 'team-app', path.join(a, '.monorag'))).toBe('team-app');
+  });
 });

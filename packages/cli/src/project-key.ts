@@ -17,13 +17,17 @@ const keys = new WeakMap<ProjectContext, Promise<string>>();
  * history's first commits, else the directory's real path; plus the directory's path inside the
  * repository). So two checkouts of one repository share the key (on two machines, under two
  * directory names), and two projects that merely share a directory name do not (they shared one
- * queue and one Qdrant collection when the key was the directory's name alone). Memoised per context.
+ * queue and one Qdrant collection when the key was the directory's name alone). With a SQLite store
+ * (`store.kind` sqlite) the index is one file of this checkout, so the data directory is hashed in too:
+ * two checkouts of one remote that share a Redis keep two queues, each for the workers writing its own
+ * index (one queue let one checkout's workers take the other's jobs and index their own copy of the
+ * files). Memoised per context.
  * @returns never rejects (git trouble falls back to the path identity).
  */
 export function projectKey(context: ProjectContext): Promise<string> {
   let key = keys.get(context);
   if (key === undefined) {
-    key = deriveProjectKey(context.root, context.config.store.qdrant.project);
+    key = deriveProjectKey(context.root, context.config.store.qdrant.project, context.config.store.kind === 'sqlite' ? context.dataDir : undefined);
     keys.set(context, key);
   }
   return key;
@@ -31,12 +35,14 @@ export function projectKey(context: ProjectContext): Promise<string> {
 
 /**
  * {@link projectKey} for the project at `root` (absolute real path) with `configured` as
- * `store.qdrant.project` (undefined when not set).
+ * `store.qdrant.project` (undefined when not set) and `localIndex` the absolute data directory of an
+ * index only this checkout writes (a SQLite store), hashed in after the repository identity and a NUL.
  * @returns never rejects.
  */
-export async function deriveProjectKey(root: string, configured: string | undefined): Promise<string> {
+export async function deriveProjectKey(root: string, configured: string | undefined, localIndex?: string): Promise<string> {
   if (configured) return configured;
   const identity = await repositoryIdentity(root);
   const name = (identity.repositoryName ?? path.basename(root)).slice(0, MAX_NAME_CHARS);
-  return `${name}-${createHash('sha256').update(identity.id).digest('hex').slice(0, 8)}`;
+  const hashed = localIndex === undefined ? identity.id : `${identity.id}\0${localIndex}`;
+  return `${name}-${createHash('sha256').update(hashed).digest('hex').slice(0, 8)}`;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installGitHooks, uninstallGitHooks } from './git-hooks.js';
-import { CHAINED_SUFFIX, HOOK_MARKER } from './hook-scripts.js';
+import { CHAINED_SUFFIX, HOOK_MARKER, hookLines } from './hook-scripts.js';
 import { readPathQueue } from './path-queue.js';
 
 function git(repo: string, ...args: string[]): string {
@@ -188,7 +188,8 @@ describe('git hooks', () => {
     expect(result.via).toBe('husky');
     expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
     expect(readFileSync(path.join(husky, '_', 'post-commit'), 'utf8')).toBe(shim);
-    expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(`${userHook}${HOOK_MARKER}\n${readFileSync(path.join(husky, 'post-merge'), 'utf8').split('\n')[1]!.replace('post-merge', 'post-commit')}\n`);
+    expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(`${userHook}${hookLines('post-commit').join('\n')}\n`);
+    expect(readFileSync(path.join(husky, 'post-merge'), 'utf8')).toBe(`#!/bin/sh\n${hookLines('post-merge').join('\n')}\n`);
     expect((await installGitHooks({ root, dataDir, command })).hooks['post-commit']).toBe('updated');
 
     writeFileSync(path.join(root, 'c.ts'), 'c');
@@ -204,5 +205,40 @@ describe('git hooks', () => {
     expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(userHook);
     expect(readdirSync(husky).sort()).toEqual(['_', 'post-commit']);
     expect(readFileSync(path.join(husky, '_', 'post-commit'), 'utf8')).toBe(shim);
+  });
+
+  it('with a hooks directory inside the work tree (a committed .githooks/), add the lines to its hooks, before a last exit, and rename nothing a commit could spread', async () => {
+    const root = repo();
+    const dataDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-hooks-data-')));
+    const team = path.join(root, '.githooks');
+    mkdirSync(team);
+    const log = path.join(dataDir, 'team-hook.log');
+    const teamHook = `#!/bin/sh\necho own >> '${log}'\nexit 0\n`;
+    writeFileSync(path.join(team, 'post-commit'), teamHook);
+    chmodSync(path.join(team, 'post-commit'), 0o755);
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'team hooks');
+    expect(readFileSync(log, 'utf8')).toBe('own\n');
+
+    const result = await installGitHooks({ root, dataDir, command });
+    expect(result.via).toBe('work-tree');
+    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(`#!/bin/sh\necho own >> '${log}'\n${hookLines('post-commit').join('\n')}\nexit 0\n`);
+    expect(readdirSync(team).sort()).toEqual(['post-checkout', 'post-commit', 'post-merge', 'post-rewrite']);
+    expect(readFileSync(path.join(team, 'post-merge'), 'utf8')).not.toContain(dataDir);
+
+    writeFileSync(path.join(root, 'c.ts'), 'c');
+    git(root, 'add', 'c.ts');
+    git(root, 'commit', '-q', '-m', 'two');
+    expect(readFileSync(log, 'utf8')).toBe('own\nown\n');
+    const q = readPathQueue(dataDir);
+    expect(q.paths).toEqual(['c.ts']);
+    q.remove();
+
+    const removed = await uninstallGitHooks({ root });
+    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
+    expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(teamHook);
+    expect(git(root, 'status', '--short')).toBe('');
   });
 });

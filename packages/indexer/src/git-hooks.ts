@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { CHAINED_SUFFIX, HOOK_MARKER, WORKTREE_HOOKS_DIR, dispatcherScript, hookScript, huskyLines, type HookScriptOptions } from './hook-scripts.js';
+import { CHAINED_SUFFIX, HOOK_MARKER, WORKTREE_HOOKS_DIR, dispatcherScript, hookScript, hookLines, type HookScriptOptions } from './hook-scripts.js';
 
 /** The hooks monorag installs: every git operation that moves HEAD or rewrites the work tree. */
 export const GIT_HOOK_NAMES = ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
@@ -28,9 +28,12 @@ export interface GitHooksResult {
   /**
    * Where the shared hooks are: `hooks`, files of the hooks directory; `husky`, two lines in each of
    * husky's `.husky/<name>` files (core.hooksPath is husky's `.husky/_`, whose shims husky rewrites on
-   * every install and which find the user's hook by their own file name, so they can be neither replaced nor renamed).
+   * every install and which find the user's hook by their own file name, so they can be neither replaced
+   * nor renamed); `work-tree`, two lines in each hook of a hooks directory inside the work tree (a team's
+   * committed `.githooks/`: renaming a tracked hook would break it for everyone once committed, while the
+   * two lines hold no path of this machine and do nothing in a clone without monorag's scripts).
    */
-  via: 'hooks' | 'husky';
+  via: 'hooks' | 'husky' | 'work-tree';
   /** Hook name -> what happened. */
   hooks: Record<string, GitHookOutcome>;
   /** Uninstall: the other work trees of the repository whose scripts still use the shared hooks (kept for them); else empty. */
@@ -62,12 +65,23 @@ async function gitPath(root: string, name: string): Promise<string> {
   return path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-path', name])).trim());
 }
 
+/** Where monorag adds its lines to hooks instead of putting hooks of its own (see {@link GitHooksResult.via}). */
+interface LineHooks {
+  via: 'husky' | 'work-tree';
+  /** The folder of the hooks that get the lines. */
+  dir: string;
+}
+
 /**
- * The folder of the user's husky hooks when `hooksDir` is husky's (v9: core.hooksPath `.husky/_`, beside
- * its runner `h`), else undefined.
+ * The hooks monorag adds lines to: husky's user hooks when `hooksDir` is husky's (v9: core.hooksPath
+ * `.husky/_`, beside its runner `h`), the hooks directory itself when it lies inside the work tree
+ * (outside `.git`), else undefined (monorag's own hooks go into the hooks directory).
  */
-function huskyUserDir(hooksDir: string): string | undefined {
-  return path.basename(hooksDir) === '_' && existsSync(path.join(hooksDir, 'h')) ? path.dirname(hooksDir) : undefined;
+function lineHooks(root: string, hooksDir: string): LineHooks | undefined {
+  if (path.basename(hooksDir) === '_' && existsSync(path.join(hooksDir, 'h'))) return { via: 'husky', dir: path.dirname(hooksDir) };
+  const rel = path.relative(root, hooksDir);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && rel.split(path.sep)[0] !== '.git';
+  return inside ? { via: 'work-tree', dir: hooksDir } : undefined;
 }
 
 async function writeExecutable(file: string, text: string): Promise<void> {
@@ -77,8 +91,8 @@ async function writeExecutable(file: string, text: string): Promise<void> {
   await rename(tmp, file);
 }
 
-/** `text` without monorag's husky lines (each {@link HOOK_MARKER} line and the one after it). */
-function withoutHuskyLines(text: string): string {
+/** `text` without monorag's hook lines (each {@link HOOK_MARKER} line and the one after it). */
+function withoutHookLines(text: string): string {
   const lines = text.split('\n');
   const kept: string[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -101,13 +115,26 @@ async function installDispatcher(file: string, name: string): Promise<GitHookOut
   return outcome;
 }
 
-/** Adds monorag's lines to husky's `.husky/<name>` (made when absent), after the user's own. */
-async function addHuskyLines(file: string, name: string): Promise<GitHookOutcome> {
-  const existing = (await readText(file)) ?? '';
-  const own = withoutHuskyLines(existing);
-  const outcome: GitHookOutcome = existing.includes(HOOK_MARKER) ? 'updated' : own.trim() === '' ? 'installed' : 'chained';
-  const joint = own === '' || own.endsWith('\n') ? '' : '\n';
-  await writeFile(file, `${own}${joint}${huskyLines(name).join('\n')}\n`);
+/** A hook holding nothing of the user's: empty, or a shebang alone. */
+function holdsNothing(text: string): boolean {
+  return text.split('\n').every((line) => line.trim() === '' || line.startsWith('#!'));
+}
+
+/**
+ * Adds monorag's lines to the hook `file` after the user's own (before a last `exit` or `exec` line,
+ * which would end the hook before them); a hook that is absent is made (`#!/bin/sh`, executable).
+ */
+async function addHookLines(file: string, name: string): Promise<GitHookOutcome> {
+  const existing = await readText(file);
+  const own = withoutHookLines(existing ?? '#!/bin/sh\n');
+  const outcome: GitHookOutcome = existing?.includes(HOOK_MARKER) ? 'updated' : existing === undefined || holdsNothing(existing) ? 'installed' : 'chained';
+  const lines = own.replace(/\n+$/, '').split('\n');
+  let at = lines.length;
+  while (at > 0 && lines[at - 1]!.trim() === '') at--;
+  if (at > 0 && /^\s*(exit|exec)\b/.test(lines[at - 1]!)) at--;
+  lines.splice(at, 0, ...hookLines(name));
+  await writeFile(file, `${lines.join('\n')}\n`);
+  if (existing === undefined) await chmod(file, 0o755);
   return outcome;
 }
 
@@ -123,12 +150,12 @@ async function removeDispatcher(file: string): Promise<GitHookOutcome> {
   return 'removed';
 }
 
-/** Removes monorag's lines from husky's `.husky/<name>`, and the file when nothing of the user's is left in it. */
-async function removeHuskyLines(file: string): Promise<GitHookOutcome> {
+/** Removes monorag's lines from the hook `file`, and the file when nothing of the user's is left in it. */
+async function removeHookLines(file: string): Promise<GitHookOutcome> {
   const existing = await readText(file);
   if (existing === undefined || !existing.includes(HOOK_MARKER)) return 'absent';
-  const own = withoutHuskyLines(existing);
-  if (own.trim() === '') {
+  const own = withoutHookLines(existing);
+  if (holdsNothing(own)) {
     await rm(file);
     return 'removed';
   }
@@ -161,7 +188,8 @@ async function otherWorkTreesWithScripts(root: string, scriptsDir: string): Prom
  * into `options.dataDir`, start an index run; see {@link hookScript}) in its {@link WORKTREE_HOOKS_DIR},
  * and the shared hooks that run the scripts of whichever work tree they fire in: in the hooks directory
  * (a hook of the user's there is kept as `<name>.pre-monorag` and run first; see {@link dispatcherScript}),
- * or, under husky, as two lines at the end of each `.husky/<name>` ({@link huskyLines}). Running install
+ * or, under husky or with a hooks directory inside the work tree, as two lines at the end of each hook
+ * there ({@link hookLines}; see {@link GitHooksResult.via}). Running install
  * again rewrites this work tree's scripts (e.g. with a new command) and chains nothing twice; installing
  * in a linked work tree adds its scripts and leaves the other work trees' hooks working.
  * @throws MonoragError `INVALID_ARGUMENT` outside a git work tree, or when both a foreign hook and a
@@ -170,8 +198,8 @@ async function otherWorkTreesWithScripts(root: string, scriptsDir: string): Prom
 export async function installGitHooks(options: GitHooksOptions): Promise<GitHooksResult> {
   const hooksDir = await gitHooksDir(options.root);
   const scriptsDir = await gitPath(options.root, WORKTREE_HOOKS_DIR);
-  const husky = huskyUserDir(hooksDir);
-  if (husky === undefined) {
+  const lines = lineHooks(options.root, hooksDir);
+  if (lines === undefined) {
     for (const name of GIT_HOOK_NAMES) {
       const file = path.join(hooksDir, name);
       const existing = await readText(file);
@@ -188,9 +216,9 @@ export async function installGitHooks(options: GitHooksOptions): Promise<GitHook
   await mkdir(hooksDir, { recursive: true });
   const hooks: GitHooksResult['hooks'] = {};
   for (const name of GIT_HOOK_NAMES) {
-    hooks[name] = husky === undefined ? await installDispatcher(path.join(hooksDir, name), name) : await addHuskyLines(path.join(husky, name), name);
+    hooks[name] = lines === undefined ? await installDispatcher(path.join(hooksDir, name), name) : await addHookLines(path.join(lines.dir, name), name);
   }
-  return { hooksDir, scriptsDir, via: husky === undefined ? 'hooks' : 'husky', hooks, otherWorkTrees: [] };
+  return { hooksDir, scriptsDir, via: lines?.via ?? 'hooks', hooks, otherWorkTrees: [] };
 }
 
 /**
@@ -206,17 +234,17 @@ export async function uninstallGitHooks({ root }: { root: string }): Promise<Git
   const hadScripts = existsSync(scriptsDir);
   await rm(scriptsDir, { recursive: true, force: true });
   const otherWorkTrees = await otherWorkTreesWithScripts(root, scriptsDir);
-  const husky = huskyUserDir(hooksDir);
+  const lines = lineHooks(root, hooksDir);
   const hooks: GitHooksResult['hooks'] = {};
   for (const name of GIT_HOOK_NAMES) {
     if (otherWorkTrees.length > 0) {
       hooks[name] = hadScripts ? 'kept' : 'absent';
       continue;
     }
-    // An install made before husky came keeps its shared hooks in the hooks directory: removed too.
-    const inHooksDir = await removeDispatcher(path.join(hooksDir, name));
-    const inHusky = husky === undefined ? 'absent' : await removeHuskyLines(path.join(husky, name));
-    hooks[name] = inHusky !== 'absent' ? inHusky : inHooksDir;
+    // Lines first; a hook of monorag's own left from an install before husky came is removed too.
+    const inLines = lines === undefined ? 'absent' : await removeHookLines(path.join(lines.dir, name));
+    const inHooksDir = inLines === 'absent' ? await removeDispatcher(path.join(hooksDir, name)) : 'absent';
+    hooks[name] = inLines !== 'absent' ? inLines : inHooksDir;
   }
-  return { hooksDir, scriptsDir, via: husky === undefined ? 'hooks' : 'husky', hooks, otherWorkTrees };
+  return { hooksDir, scriptsDir, via: lines?.via ?? 'hooks', hooks, otherWorkTrees };
 }

@@ -62,12 +62,14 @@ exit $status
 }
 
 /**
- * The lines monorag adds to a husky hook (`.husky/<name>`, which husky's own shims in `.husky/_` run with
- * \`sh -e\`): in a subshell, so that no variable of the user's script changes, it runs this work tree's
- * script when there is one, and ends with status 0 either way (a clone without monorag runs nothing).
- * The first line is {@link HOOK_MARKER}; uninstall removes exactly these lines.
+ * The lines monorag adds to a hook of the user's instead of a hook of its own (a husky hook
+ * `.husky/<name>`, which husky's shims in `.husky/_` run with \`sh -e\`; a hook of a committed hooks
+ * directory such as `.githooks/`): in a subshell, so that no variable of the user's script changes, they
+ * run this work tree's script when there is one, and end with status 0 either way (a clone without
+ * monorag runs nothing; no path of this machine is in them). The first line is {@link HOOK_MARKER};
+ * uninstall removes exactly these lines.
  */
-export function huskyLines(name: string): string[] {
+export function hookLines(name: string): string[] {
   const own = `"$(git rev-parse --git-path ${WORKTREE_HOOKS_DIR} 2>/dev/null || true)/${name}"`;
   // stdin (post-rewrite's list of rewritten commits) goes to the script as it came.
   return [HOOK_MARKER, `(own=${own}; if [ -x "$own" ]; then "$own" "$@" || true; fi)`];

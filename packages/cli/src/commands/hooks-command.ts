@@ -24,7 +24,9 @@ function print(result: GitHooksResult): void {
   process.stdout.write(
     result.via === 'husky'
       ? `Hooks: lines in husky's ${path.dirname(result.hooksDir)}/<hook> files (core.hooksPath ${result.hooksDir}, husky's own, left as it is)\n`
-      : `Hooks directory: ${result.hooksDir}\n`,
+      : result.via === 'work-tree'
+        ? `Hooks: lines in ${result.hooksDir}/<hook> (a hooks directory inside the work tree: the lines hold no path of this machine and do nothing in a clone without monorag's hooks, so committing them is safe)\n`
+        : `Hooks directory: ${result.hooksDir}\n`,
   );
   process.stdout.write(`Scripts of this work tree: ${result.scriptsDir}\n`);
   for (const [name, outcome] of Object.entries(result.hooks)) process.stdout.write(`  ${name}: ${outcome}\n`);

@@ -119,7 +119,7 @@ describe('the freshness of a watched project (serve, gateway)', () => {
     expect(await control.readFreshness()).toMatchObject({
       unqueuedChanges: 1,
       stale: true,
-      warning: 'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, the `sync_index` tool or `monorag index` at once).',
+      warning: 'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (the `sync_index` tool or `monorag index` indexes them now; `monorag hooks install` has git hooks queue them on every commit).',
     });
   });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createHeadMoveCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
+import { createHeadMoveCheck, createHooksInstalledCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength, unknownPaths, type IndexReport } from '@monorag/indexer';
 import { SKIPPED_LISTED, type IndexControl, type IndexRunSummary } from '@monorag/mcp';
 import { readIndexFreshness, type IndexFreshness } from '@monorag/retriever';
 import { ErrorCode, MonoragError } from '@monorag/shared';
@@ -74,6 +74,7 @@ export function indexRunSummary(report: IndexReport): IndexRunSummary {
 /** Creates the {@link ServeIndexControl} of a served project. */
 export function createIndexControl<R = IndexReport>({ context, store, backlog, watched, current, summarise, stopping }: IndexControlOptions<R>): ServeIndexControl {
   const headMoveCheck = createHeadMoveCheck();
+  const hooksInstalled = createHooksInstalledCheck(context.root);
   const readFreshness = async (): Promise<IndexFreshness> => {
     const w = current();
     const watching = w?.watcher() !== undefined;
@@ -88,6 +89,7 @@ export function createIndexControl<R = IndexReport>({ context, store, backlog, w
     const workTree = await readWorkTreeProbe(context, store, headCommit, { queued: queued?.queuedPaths, countChanges: !watching, headMoveCheck });
     return readIndexFreshness(store, {
       headCommit, headMoveIndexed: workTree.headMoveIndexed, pendingChanges, unqueuedChanges: workTree.unqueuedChanges, indexing, queue: queued?.backlog,
+      hooksInstalled: headCommit === null ? undefined : await hooksInstalled(),
       // The server's clients can index the changes themselves (trial: the warning named only a git hook and the shell's `monorag index`).
       indexAdvice: 'the `sync_index` tool or `monorag index`',
       // Moved away or deleted under the server (a trial: only stderr said so).

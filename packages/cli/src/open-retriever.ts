@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { checkEmbedderIdentity, type Embedder } from '@monorag/embedder-client';
-import { createHeadMoveCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength } from '@monorag/indexer';
+import { createHeadMoveCheck, createHooksInstalledCheck, currentCommit, indexLockHolder, liveWatcher, pathQueueLength } from '@monorag/indexer';
 import { createRetriever, readIndexFreshness, type IndexFreshness, type Retriever } from '@monorag/retriever';
 import { openSqliteStore, type ChunkStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
@@ -74,6 +74,7 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
   // queue mode the file jobs and the workers to run them.
   // The run in progress and the hooks' queue are taken when asked, before anything is awaited (see `OpenIndex.readFreshness`).
   const headMoveCheck = createHeadMoveCheck();
+  const hooksInstalled = createHooksInstalledCheck(context.root);
   const readFreshness = async (): Promise<IndexFreshness> => {
     const pendingChanges = pathQueueLength(context.dataDir);
     const indexing = indexLockHolder(context.dataDir) !== null;
@@ -86,6 +87,7 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
       headMoveIndexed: workTree.headMoveIndexed,
       pendingChanges,
       unqueuedChanges: workTree.unqueuedChanges,
+      hooksInstalled: headCommit === null ? undefined : await hooksInstalled(),
       indexing,
       queue: queued?.backlog,
       // A `watch`, `serve` or `gateway` of this project picks up what is counted above: say so rather than advise a run.

@@ -46,7 +46,7 @@ describe('the CLI freshness flag', () => {
       pendingChanges: 1,
       unqueuedChanges: 1,
       warning:
-        'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once).',
+        'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (`monorag index` indexes them now; `monorag hooks install` has git hooks queue them on every commit).',
     });
     const search = await runCli(['search', 'tokA', '--lexical', '--json', '--project', repo], env);
     expect((JSON.parse(search.stdout) as { index: Freshness }).index).toMatchObject({ stale: true, pendingChanges: 1 });
@@ -67,7 +67,7 @@ describe('the CLI freshness flag', () => {
     expect(await status(repo)).toMatchObject({ stale: true, pendingChanges: 1 });
     const plain = await runCli(['status', '--project', repo], env);
     expect(plain.stdout).toContain(
-      'Fresh: no. Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once).\n',
+      'Fresh: no. Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (`monorag index` indexes them now; `monorag hooks install` has git hooks queue them on every commit).\n',
     );
     const again = await runCli(['index', repo, '--quiet'], env);
     expect(again.code, again.stderr).toBe(0);

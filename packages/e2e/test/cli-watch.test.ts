@@ -171,7 +171,7 @@ describe('monorag watch', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     writeFileSync(path.join(repo, 'src/c.ts'), tokenFile('gammaToken'));
     expect((await status()).warning).toBe(
-      'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, `monorag index` at once).',
+      'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (`monorag index` indexes them now; `monorag hooks install` has git hooks queue them on every commit).',
     );
   }, 90_000);
 

@@ -449,7 +449,7 @@ describe('monorag gateway: freshness while it watches', () => {
       writeFileSync(path.join(watched, 'src/b.ts'), tokenFile('tokB'));
       await until(() => slow.texts() > embedded, 'the run of the save to be embedding');
       // Before, /v1/status counted the work tree as a server without a watcher does: the save was "1 changed
-      // file(s) in the work tree are not queued for indexing (a git hook queues them once committed, ...)".
+      // file(s) in the work tree are not queued for indexing (`monorag index` indexes them now; ...)".
       expect(await status()).toMatchObject({ pendingChanges: 0, unqueuedChanges: 0, indexing: true, stale: true, warning: 'Results may be out of date: an index update is in progress.' });
       await until(async () => (await status()).stale === false, 'the save in the index', 30_000);
       expect(await status()).toMatchObject({ files: 2, pendingChanges: 0, indexing: false });

@@ -103,7 +103,7 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     const gateway = await startGatewayProcess(repo, env);
     try {
       const unqueued =
-        '1 changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, the `sync_index` tool or `monorag index` at once)';
+        '1 changed file(s) in the work tree are not queued for indexing (the git hooks queue them once committed, the `sync_index` tool or `monorag index` at once)';
       expect(await gatewaySearch(gateway.url)).toEqual(
         expect.objectContaining({
           ...queued,

@@ -50,6 +50,17 @@ describe('readIndexFreshness', () => {
     );
   });
 
+  it('says whether the git hooks will queue unqueued changes, when the caller knows if they are installed', async () => {
+    const store = storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' });
+    expect((await readIndexFreshness(store, { headCommit: 'aaaa', unqueuedChanges: 1, hooksInstalled: true })).warning).toBe(
+      'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing (the git hooks queue them once committed, `monorag index` at once).',
+    );
+    expect((await readIndexFreshness(store, { headCommit: 'aaaa', unqueuedChanges: 1, hooksInstalled: false })).warning).toBe(
+      'Results may be out of date: 1 changed file(s) in the work tree are not queued for indexing ' +
+        '(`monorag index` indexes them now; `monorag hooks install` has git hooks queue them on every commit).',
+    );
+  });
+
   it('HEAD moved only to content the index holds is no reason to call it stale', async () => {
     const store = storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' });
     expect(await readIndexFreshness(store, { headCommit: 'bbbb', headMoveIndexed: true })).toMatchObject({ stale: false, warning: null, headCommit: 'bbbb', indexedCommit: 'aaaa' });

@@ -66,6 +66,11 @@ export interface FreshnessProbe {
   pendingChanges?: number;
   /** Work-tree changes nothing has queued (see {@link IndexFreshness.unqueuedChanges}); default 0. */
   unqueuedChanges?: number;
+  /**
+   * Whether this work tree has monorag's git hooks (`monorag hooks install`), which queue committed changes;
+   * undefined (default) when not known. The warning about unqueued changes then says which is the case.
+   */
+  hooksInstalled?: boolean;
   /** The pid of another process whose file watcher picks up those changes (`liveWatcher`), or null (default) when none watches. */
   watcherPid?: number | null;
   /** A run in progress in this or another process (a worker indexing a job counts through `queue.active`). */
@@ -128,7 +133,7 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
           ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (the file watcher of process ${watcher} picks them up as it sees them)`
           : headCommit === null
             ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (${advice} indexes them)`
-            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (a git hook queues them once committed, ${advice} at once)`,
+            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (${hookAdvice(probe.hooksInstalled, advice)})`,
       );
     }
   }
@@ -140,6 +145,13 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
     indexedAt, indexedCommit, files: stats.files, chunks: stats.chunks, headCommit, pendingChanges, unqueuedChanges, queue, indexing, stale,
     warning: stale ? `Results may be out of date: ${reasons.join('; ')}.` : null,
   };
+}
+
+/** How unqueued changes of a git work tree get indexed, by whether monorag's git hooks are installed (undefined: not known). */
+function hookAdvice(hooksInstalled: boolean | undefined, advice: string): string {
+  if (hooksInstalled === true) return `the git hooks queue them once committed, ${advice} at once`;
+  if (hooksInstalled === false) return `${advice} indexes them now; \`monorag hooks install\` has git hooks queue them on every commit`;
+  return `a git hook queues them once committed, ${advice} at once`;
 }
 
 /** What the file-job queue adds to the warning: its backlog and who runs it, failed jobs, or that it could not be read. */

@@ -59,6 +59,7 @@ export async function enqueueFileJobs({ context, store, queue, paths: given }: E
   const paths = standing === undefined ? given : undefined;
   const scope = runScope(paths);
   const differences = await headDifferences(context.root, scope);
+  const plannedAt = Date.now();
   const plan = await planFileJobs({
     root: context.root, store, maxFileBytes: context.config.index.maxFileBytes, extraIgnores: ignorePattern ? [ignorePattern] : [], paths,
     redactSecrets: context.config.index.redactSecrets,
@@ -73,7 +74,7 @@ export async function enqueueFileJobs({ context, store, queue, paths: given }: E
   };
   // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a
   // whole-tree plan the secret scanner (a plan limited to paths re-scans only the files under them).
-  await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined });
+  await recordEnqueued(store, { commit, scanner: wholeTree ? plan.scanner : undefined, plannedAt });
   // Which tracked files the jobs bring to a state other than HEAD's (freshness notices them put back).
   await recordHeadDifferences(store, commit, differences, scope);
   await recordDrainedQueue(queue, store, plan.scanner);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META } from '@monorag/indexer';
 import { SECRET_SCANNER_ID } from '@monorag/secrets';
 import { openSqliteStore } from '@monorag/store';
-import { ENQUEUED_COMMIT_KEY, ENQUEUED_SCANNER_KEY, recordDrainedQueue, recordEnqueued, scannerWidensPlan } from './queue-freshness.js';
+import { ENQUEUED_AT_KEY, ENQUEUED_COMMIT_KEY, ENQUEUED_SCANNER_KEY, recordDrainedQueue, recordEnqueued, scannerWidensPlan } from './queue-freshness.js';
 
 const IDENTITY = { model: 'fake', dim: 8, chunkerVersion: 't' };
 
@@ -38,6 +38,26 @@ describe('recordDrainedQueue', () => {
     expect(Number(await store.getMeta('indexedAt'))).toBeGreaterThanOrEqual(before);
     expect(await store.getMeta('indexedCommit')).toBe('85ced476d5a0');
     expect(await store.getMeta(SECRET_SCANNER_META)).toBeUndefined();
+    await store.close();
+  });
+
+  it("records as indexedAt when the earliest plan not yet drained began, not the drain's time (a file saved while the jobs waited is newer than the index)", async () => {
+    const store = await openStore();
+    const queue = { counts: async () => ({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 }) };
+    await recordEnqueued(store, { commit: 'aa', plannedAt: 1_000 });
+    await recordEnqueued(store, { commit: 'bb', plannedAt: 2_000 });
+    expect(await store.getMeta(ENQUEUED_AT_KEY)).toBe('1000');
+    await recordDrainedQueue(queue, store, SECRET_SCANNER_ID);
+    expect(await store.getMeta('indexedAt')).toBe('1000');
+    expect(await store.getMeta('indexedCommit')).toBe('bb');
+    // The drain closed that plan: the next one starts anew.
+    await recordEnqueued(store, { commit: 'cc', plannedAt: 3_000 });
+    await recordDrainedQueue(queue, store, SECRET_SCANNER_ID);
+    expect(await store.getMeta('indexedAt')).toBe('3000');
+    // A drain no plan recorded (a worker's after a retry) takes its own time.
+    const before = Date.now();
+    await recordDrainedQueue(queue, store, SECRET_SCANNER_ID);
+    expect(Number(await store.getMeta('indexedAt'))).toBeGreaterThanOrEqual(before);
     await store.close();
   });
 

@@ -17,6 +17,14 @@ export const ENQUEUED_COMMIT_KEY = 'enqueuedCommit';
 export const ENQUEUED_SCANNER_KEY = 'enqueuedSecretScanner';
 
 /**
+ * Meta key: when the earliest plan whose jobs have not all been done yet began to walk the tree (ms since
+ * the Unix epoch; '' once a drain has recorded it). The drain records it as the index's `indexedAt`, as an
+ * in-process run records its start: a file saved after the walk, while the jobs wait, is then newer than
+ * the index and counts as pending (recording the drain's own time hid it).
+ */
+export const ENQUEUED_AT_KEY = 'enqueuedAt';
+
+/**
  * Before a whole-tree plan's jobs are added: records `scanner` as the one every worker must redact with
  * ({@link REQUIRED_SCANNER_META}); a worker with another `index.redactSecrets` then refuses each job
  * (`indexFile` throws CONFIG_INVALID, the queue fails it at once), so a drain with no failed job means every
@@ -52,6 +60,8 @@ export interface EnqueuedRun {
    * tree may give it, since a plan limited to paths re-scans only the files under them.
    */
   scanner?: string;
+  /** When the plan began to walk the tree (ms since the Unix epoch); kept unless an earlier plan's is still waiting for its drain ({@link ENQUEUED_AT_KEY}). */
+  plannedAt?: number;
 }
 
 /**
@@ -60,8 +70,9 @@ export interface EnqueuedRun {
  * Call it after the jobs are on the queue, so that a drain seen before they were added records the previous values.
  * @throws the store's errors
  */
-export async function recordEnqueued(store: Pick<ChunkStore, 'setMeta'>, { commit, scanner }: EnqueuedRun): Promise<void> {
+export async function recordEnqueued(store: Pick<ChunkStore, 'getMeta' | 'setMeta'>, { commit, scanner, plannedAt }: EnqueuedRun): Promise<void> {
   await store.setMeta(ENQUEUED_COMMIT_KEY, commit ?? '');
+  if (plannedAt !== undefined && !(await store.getMeta(ENQUEUED_AT_KEY))) await store.setMeta(ENQUEUED_AT_KEY, String(plannedAt));
   if (scanner !== undefined) await store.setMeta(ENQUEUED_SCANNER_KEY, scanner);
 }
 
@@ -81,7 +92,7 @@ export interface DrainRecord {
 }
 
 /**
- * Records the index as up to date (`indexedAt` now, `indexedCommit` from {@link ENQUEUED_COMMIT_KEY})
+ * Records the index as up to date (`indexedAt` when the plan began, `indexedCommit` from {@link ENQUEUED_COMMIT_KEY})
  * when the queue holds no waiting, active or delayed job: how a worker, which sees one file at a time,
  * tells the index's freshness that a run is complete. Does nothing while jobs remain. The index's secret
  * scanner is set as {@link recordDrain} says.
@@ -101,13 +112,15 @@ export async function recordDrainedQueue(
 
 /**
  * Records a drained queue, whose counts (`queue.counts()` once nothing waits, runs or is delayed) are
- * `counts`: `indexedAt` now, `indexedCommit` from {@link ENQUEUED_COMMIT_KEY}, and the enqueued secret
+ * `counts`: `indexedAt` from {@link ENQUEUED_AT_KEY} (now when no plan recorded one), `indexedCommit` from {@link ENQUEUED_COMMIT_KEY}, and the enqueued secret
  * scanner ({@link ENQUEUED_SCANNER_KEY}) as the index's `secretScanner` only when no failed job remains
  * and `scanner` (the recording process's) is the enqueued one; failed jobs do not hold the freshness back.
  * @throws the store's errors
  */
 export async function recordDrain(counts: Pick<JobCounts, 'failed'>, store: Pick<ChunkStore, 'getMeta' | 'setMeta'>, scanner: string): Promise<DrainRecord> {
-  await store.setMeta('indexedAt', String(Date.now()));
+  const planned = Number((await store.getMeta(ENQUEUED_AT_KEY)) || NaN);
+  await store.setMeta('indexedAt', String(Number.isFinite(planned) ? planned : Date.now()));
+  await store.setMeta(ENQUEUED_AT_KEY, '');
   const commit = await store.getMeta(ENQUEUED_COMMIT_KEY);
   if (commit !== undefined) await store.setMeta('indexedCommit', commit);
   const { failed } = counts;

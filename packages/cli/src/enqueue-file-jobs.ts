@@ -17,6 +17,8 @@ export interface FileJobsReport {
    * written with another secret scanner (`index.redactSecrets` changed, a new scanner, or none recorded).
    */
   rescan: number;
+  /** Walked files not in the index that a worker would leave out by their text (generated code, a private key): no job. */
+  leftOut: number;
   /** File jobs handed to the queue. */
   enqueued: number;
   /**
@@ -69,7 +71,7 @@ export async function enqueueFileJobs({ context, store, queue, paths: given }: E
   const wholeTree = scope === undefined;
   if (wholeTree) await requireScanner(store, plan.scanner);
   const report: FileJobsReport = {
-    queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, enqueued: await queue.enqueue(plan.paths),
+    queue: queue.name, walked: plan.walked, unchanged: plan.unchanged, rescan: plan.rescan, leftOut: plan.leftOut, enqueued: await queue.enqueue(plan.paths),
     ...(standing === undefined ? {} : { widened: { scanner, standing } }),
   };
   // What these jobs bring the index to, recorded by whoever finds the queue drained: the commit, and for a

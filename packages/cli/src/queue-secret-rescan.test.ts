@@ -88,7 +88,7 @@ const closeAll = async ({ queue, store }: { queue: BullmqIndexQueue; store: Sqli
 describe('queue mode re-scans unchanged files when redaction is turned on (real redis-server, SQLite, fake embedder)', () => {
   it('indexed with redaction off, then enqueued with it on: the unchanged file is planned, re-chunked with [REDACTED:github], and the scanner recorded', async () => {
     const p = await queuedProject();
-    expect(await enqueue(p, false)).toEqual({ paths: ['src/deploy.ts', 'src/plain.ts'], walked: 2, unchanged: 0, rescan: 0, scanner: 'off' });
+    expect(await enqueue(p, false)).toEqual({ paths: ['src/deploy.ts', 'src/plain.ts'], walked: 2, unchanged: 0, rescan: 0, leftOut: 0, scanner: 'off' });
     const first = await work(p, false);
     expect(first.outcomes).toEqual({ 'src/deploy.ts': 'indexed', 'src/plain.ts': 'indexed' });
     // With two jobs at once, both may finish to a drained queue: each records the same.
@@ -97,7 +97,7 @@ describe('queue mode re-scans unchanged files when redaction is turned on (real 
     expect(await p.store.getMeta(SECRET_SCANNER_META)).toBe('off');
 
     // Redaction on, no file edited.
-    expect(await enqueue(p, true)).toEqual({ paths: ['src/deploy.ts', 'src/plain.ts'], walked: 2, unchanged: 0, rescan: 2, scanner: SECRET_SCANNER_ID });
+    expect(await enqueue(p, true)).toEqual({ paths: ['src/deploy.ts', 'src/plain.ts'], walked: 2, unchanged: 0, rescan: 2, leftOut: 0, scanner: SECRET_SCANNER_ID });
     const { outcomes, drains } = await work(p, true);
     expect(outcomes).toEqual({ 'src/deploy.ts': 'indexed', 'src/plain.ts': 'unchanged' });
     expect(drains.at(-1)).toEqual({ failed: 0, secretScanner: 'recorded' });
@@ -108,7 +108,7 @@ describe('queue mode re-scans unchanged files when redaction is turned on (real 
     expect((await p.store.getFile('src/deploy.ts'))?.secrets).toEqual({ github: 1 });
     expect(await p.store.getMeta(SECRET_SCANNER_META)).toBe(SECRET_SCANNER_ID);
     // Recorded: the next plan leaves unchanged files alone again.
-    expect(await enqueue(p, true)).toEqual({ paths: [], walked: 2, unchanged: 2, rescan: 0, scanner: SECRET_SCANNER_ID });
+    expect(await enqueue(p, true)).toEqual({ paths: [], walked: 2, unchanged: 2, rescan: 0, leftOut: 0, scanner: SECRET_SCANNER_ID });
     await closeAll(p);
   });
 

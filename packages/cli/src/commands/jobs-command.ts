@@ -142,6 +142,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
       options.json
         ? `${JSON.stringify(report)}\n`
         : `queue ${report.queue}: ${report.enqueued} file jobs enqueued (${report.walked} files walked, ${report.unchanged} unchanged` +
+            (report.leftOut > 0 ? `, ${report.leftOut} left out as generated code or a private key` : '') +
             (report.rescan > 0 ? `, ${report.rescan} unchanged but scanned again for secrets: the index was written with another secret scanner` : '') +
             ')' +
             (report.widened ? `; the whole tree, not the given paths: ${widenedReason(report.widened)}` : '') +

@@ -1,4 +1,6 @@
+import { holdsPrivateKey } from '@monorag/shared';
 import type { ChunkStore } from '@monorag/store';
+import { isGeneratedFile } from '../detect-generated.js';
 import { readProjectFile } from '../read-project-file.js';
 import { needsSecretRescan, secretScannerOf } from '../redact-file-text.js';
 import { belowUnreadableDir, walkProject } from '../walk-project.js';
@@ -30,6 +32,12 @@ export interface FileJobPlan {
   paths: string[];
   /** Files found by the walk. */
   walked: number;
+  /**
+   * Walked files the index leaves out by their text, as a worker would (generated code, a private key),
+   * that are not in the index: no job, since a worker would only leave them out again (each enqueue
+   * planned one for good). One the index holds gets a job, which removes it.
+   */
+  leftOut: number;
   /**
    * Walked files whose content hash equals the manifest's and that need no job. One saved since its
    * entry's read (`touch`, a chmod, a copy that keeps the bytes) has the entry's read time moved to this
@@ -69,6 +77,7 @@ export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, pa
   const paths: string[] = [];
   let unchanged = 0;
   let rescan = 0;
+  let leftOut = 0;
   const walked = new Set<string>();
   for (const file of walk.files) {
     walked.add(file.path);
@@ -80,9 +89,10 @@ export async function planFileJobs({ root, store, maxFileBytes, extraIgnores, pa
       unchanged++;
       if (file.changedMs > previous.indexedAt) await store.setFileIndexedAt(file.path, previous.contentHash, readAt);
     }
-    else if (read.kind === 'text' || manifest.has(file.path)) paths.push(file.path);
+    else if (read.kind === 'text' && !previous && (isGeneratedFile(file.path, read.text) || holdsPrivateKey(read.text))) leftOut++;
+    else if (read.kind === 'text' || previous) paths.push(file.path);
     if (same && rescanning) rescan++;
   }
   for (const path of manifest.keys()) if (!walked.has(path) && (!scope || inScope(scope, path)) && !belowUnreadableDir(walk, path)) paths.push(path);
-  return { paths: paths.sort(), walked: walk.files.length, unchanged, rescan, scanner };
+  return { paths: paths.sort(), walked: walk.files.length, unchanged, rescan, leftOut, scanner };
 }

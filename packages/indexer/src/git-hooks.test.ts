@@ -241,4 +241,39 @@ describe('git hooks', () => {
     expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(teamHook);
     expect(git(root, 'status', '--short')).toBe('');
   });
+
+  it('queue names git would quote (a double quote, a tab, a backslash) as they are', async () => {
+    const root = repo();
+    const dataDir = path.join(root, '.monorag');
+    await installGitHooks({ root, dataDir, command });
+    const names = ['src/we "q".js', 'src/t\tab.js', 'src/back\\slash.js'];
+    mkdirSync(path.join(root, 'src'));
+    for (const name of names) writeFileSync(path.join(root, name), 'x');
+    git(root, 'add', 'src');
+    git(root, 'commit', '-q', '-m', 'odd names');
+    const q = readPathQueue(dataDir);
+    expect(q.paths.sort()).toEqual([...names].sort());
+  });
+
+  it('queue a rebase once, from post-rewrite, not once per picked commit', async () => {
+    const root = repo();
+    const dataDir = path.join(root, '.monorag');
+    git(root, 'checkout', '-q', '-b', 'side');
+    for (const file of ['s1.ts', 's2.ts', 's3.ts']) {
+      writeFileSync(path.join(root, file), file);
+      git(root, 'add', file);
+      git(root, 'commit', '-q', '-m', file);
+    }
+    git(root, 'checkout', '-q', 'main');
+    writeFileSync(path.join(root, 'm.ts'), 'm');
+    git(root, 'add', 'm.ts');
+    git(root, 'commit', '-q', '-m', 'm');
+    git(root, 'checkout', '-q', 'side');
+    await installGitHooks({ root, dataDir, command });
+    git(root, 'rebase', '-q', 'main');
+    const files = readdirSync(path.join(dataDir, 'queue')).filter((f) => f.endsWith('.paths'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/-post-rewrite\.paths$/);
+    expect(readPathQueue(dataDir).paths.sort()).toEqual(['m.ts']);
+  });
 });

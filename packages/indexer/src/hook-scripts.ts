@@ -81,15 +81,16 @@ function shellQuote(s: string): string {
 
 /**
  * The text of one work tree's hook script (in {@link WORKTREE_HOOKS_DIR}, run by the shared hook after
- * any hook it chains, see {@link dispatcherScript}): it appends the paths that changed between the old and the new HEAD (`git diff --name-status -M`; both
- * sides of a rename) to a new queue file in the data directory, and starts `monorag index --from-queue`
+ * any hook it chains, see {@link dispatcherScript}): it appends the paths that changed between the old and the new HEAD
+ * (`git diff -z --no-renames --name-only`: both sides of a rename, and names holding quotes, tabs or backslashes
+ * as they are, which git's default output quotes) to a new queue file in the data directory, and starts `monorag index --from-queue`
  * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
  * on PATH when there is one, else `command`), telling it with `--queued` how many paths this hook
  * queued (lines of its queue file, or `full`) and with `--queue-file` which file is its own (in queue
  * mode the run enqueues that file's paths, so its line says what this hook did, not what several hooks
  * firing at once did together). Each run adds one line to `<dataDir>/hooks.log`: the indexer's (hook,
  * paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
- * It exits 0.
+ * During a rebase only post-rewrite queues (the others would start one run per picked commit). It exits 0.
  */
 export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: HookScriptOptions): string {
   const recorded = command.map(shellQuote).join(' ');
@@ -103,6 +104,13 @@ hook=${name}
 data=${shellQuote(dataDir)}
 if [ "$hook" = post-rewrite ]; then input=$(cat); else input=; fi
 (
+  # Inside a rebase every picked commit fires post-commit (and its start a checkout); post-rewrite, at
+  # its end, queues all it changed at once: one index run instead of one per commit.
+  if [ "$hook" != post-rewrite ]; then
+    for state in rebase-merge rebase-apply; do
+      [ -d "$(git rev-parse --git-path "$state")" ] && exit 0
+    done
+  fi
   old=
   case "$hook" in
     post-checkout) [ "$3" = 1 ] && old=$1 ;;
@@ -113,7 +121,7 @@ if [ "$hook" = post-rewrite ]; then input=$(cat); else input=; fi
   mkdir -p "$data/${PATH_QUEUE_DIR}" || exit 0
   tmp="$data/${PATH_QUEUE_DIR}/$(date +%s)-$$-$hook.tmp"
   if [ -n "$old" ] && git cat-file -e "$old^{commit}" 2>/dev/null; then
-    git -c core.quotePath=false diff --name-status -M "$old" HEAD | cut -f 2- | tr '\\t' '\\n' > "$tmp" || echo '${FULL_RUN_MARK}' > "$tmp"
+    git diff -z --no-renames --name-only "$old" HEAD | tr '\\0' '\\n' > "$tmp" || echo '${FULL_RUN_MARK}' > "$tmp"
   else
     echo '${FULL_RUN_MARK}' > "$tmp"
   fi

@@ -33,8 +33,11 @@ describe("the git hooks' log", () => {
     const dataDir = path.join(repo, '.monorag');
     const installed = await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND]);
     expect(installed.code, installed.stderr).toBe(0);
+    // No index yet: the hooks only keep one up to date, and say so (the first commit built a one-file index).
+    expect(installed.stderr).toBe(`monorag: note: ${repo} has no index yet, and the hooks only keep one up to date; build it with \`monorag index ${repo}\`.\n`);
     const indexed = await runCli(['index', repo, '--quiet'], { EMBEDDING_URL: embedder.url });
     expect(indexed.code, indexed.stderr).toBe(0);
+    expect((await runCli(['hooks', 'install', repo, '--command', CLI_SHELL_COMMAND])).stderr).toBe('');
     /** `git commit` with the environment the hooks (and the indexer they start) inherit. */
     const commit = (message: string, logLevel: string): void => {
       git(repo, 'add', '-A');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { installGitHooks, uninstallGitHooks, type GitHooksResult } from '@monorag/indexer';
-import { createProjectContext, ensureDataDir } from '../project-context.js';
+import { existsSync } from 'node:fs';
+import { STORE_FILE_NAME, createProjectContext, ensureDataDir } from '../project-context.js';
 
 /** Options of `monorag hooks install|uninstall`. */
 export interface HooksCommandOptions {
@@ -43,6 +44,11 @@ export async function runHooksInstallCommand(project: string | undefined, option
   // An explicit --command is what the user wants run; the default prefers an installed monorag.
   const result = await installGitHooks({ root: context.root, dataDir: context.dataDir, command, preferPathBin: !options.command });
   print(result);
+  // The hooks index what a commit changed: without an index, the first commit would build one of its files alone.
+  if (context.config.store.kind === 'sqlite' && !existsSync(path.join(context.dataDir, STORE_FILE_NAME))) {
+    process.stderr.write(`monorag: note: ${context.root} has no index yet, and the hooks only keep one up to date; build it with \`monorag index ${context.root}\`.
+`);
+  }
   return result;
 }
 

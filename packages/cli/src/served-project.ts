@@ -99,13 +99,18 @@ export async function openServedProject(context: ProjectContext, { watch }: Serv
   };
 }
 
+/** How often a queue-mode server that started while Redis did not answer tries again, in ms. */
+const QUEUE_RETRY_MS = 10_000;
+
 /**
  * A project served in queue mode (`queue.kind` bullmq): the store `monorag worker`s write is read as it is,
  * and this process never indexes nor takes the index lock. With `watch`, the start-up run and file events
  * plan and enqueue file jobs (`openProjectEnqueuer`; a missing index is created empty, and the workers
  * fill it); without, the index must exist (`INDEX_NOT_FOUND`) and the first `sync_index` opens the
  * enqueuer. `sync_index` with `wait` returns once the jobs are on the queue, not once the workers are done.
- * @throws MonoragError as `openProjectEnqueuer` and `openRetriever` do.
+ * When Redis does not answer at start (QUEUE_UNAVAILABLE), the index is served as it is and the watch
+ * starts once Redis answers (tried every {@link QUEUE_RETRY_MS} ms); a missing index is then INDEX_NOT_FOUND.
+ * @throws MonoragError as `openProjectEnqueuer` (but QUEUE_UNAVAILABLE) and `openRetriever` do.
  */
 async function openQueueServedProject(context: ProjectContext, { watch }: ServedProjectOptions): Promise<ServedProject> {
   let enqueuer: ProjectEnqueuer | undefined;
@@ -126,11 +131,40 @@ async function openQueueServedProject(context: ProjectContext, { watch }: Served
     return starting;
   };
   // The enqueuer creates a missing store (empty, with the index identity), which the retriever then opens.
-  if (watch) await startWatched(true);
+  // Redis not answering is no reason to refuse searches of an index that is there: serve it as it is, say so,
+  // and start watching once Redis answers (searches report the queue's error in their freshness meanwhile).
+  let retry: NodeJS.Timeout | undefined;
+  if (watch) {
+    try {
+      await startWatched(true);
+    } catch (error) {
+      if (!(error instanceof MonoragError) || error.code !== ErrorCode.QUEUE_UNAVAILABLE) throw error;
+      context.logger.warn(
+        { error: error.message },
+        `the file-job queue does not answer: serving the index as it is; changes are watched and enqueued once Redis answers (tried every ${QUEUE_RETRY_MS / 1000} s)`,
+      );
+      let trying = false;
+      retry = setInterval(() => {
+        if (trying) return;
+        trying = true;
+        startWatched(true).then(
+          () => {
+            clearInterval(retry);
+            context.logger.warn('the file-job queue answers again: watching the project, and catching up with a whole-tree run');
+          },
+          (again: unknown) => context.logger.debug({ error: errorMessage(again) }, 'the file-job queue still does not answer'),
+        ).finally(() => {
+          trying = false;
+        });
+      }, QUEUE_RETRY_MS);
+      retry.unref();
+    }
+  }
   let index: OpenIndex;
   try {
     index = await openRetriever(context);
   } catch (error) {
+    clearInterval(retry);
     await watched?.close();
     await enqueuer?.close();
     throw error;
@@ -145,6 +179,7 @@ async function openQueueServedProject(context: ProjectContext, { watch }: Served
     index,
     interrupt: () => stopping.abort(),
     close: async () => {
+      clearInterval(retry);
       // A plan in progress is short and holds no lock: let it finish.
       await watched?.close();
       await enqueuer?.close();

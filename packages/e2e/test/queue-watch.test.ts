@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '@monorag/embedder-client';
-import { createBullmqIndexQueue, indexQueueName, type BullmqIndexQueue } from '@monorag/indexer/queue';
+import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
 import { CLI_SHELL_COMMAND, killGroup, runCli, startCli, until } from './cli.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
@@ -131,6 +131,43 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       lock.stop();
       gateway.child.kill('SIGTERM');
       expect(await gateway.exited).toBe(0);
+    }
+  }, 120_000);
+
+  it('`monorag gateway` started while Redis does not answer serves the index as it is, and enqueues the changes once Redis answers', async () => {
+    const port = await findFreePort();
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    const { repo, env: stackEnv } = queueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
+    const env = { ...stackEnv, REDIS_URL: redisUrl };
+    const built = await runCli(['index', repo], { ...env, MONORAG_QUEUE: 'memory' });
+    expect(built.code, built.stderr).toBe(0);
+    const gatewayPort = await findFreePort();
+    const gateway = startCli(['gateway', repo, '--port', String(gatewayPort)], env, spawned);
+    let redis: TestRedis | undefined;
+    const queue = createBullmqIndexQueue({ redisUrl, project: env.MONORAG_PROJECT });
+    queues.push(queue);
+    try {
+      await until(() => gateway.stderr().includes('monorag: gateway for '), 'the gateway to listen', 30_000);
+      expect(gateway.stderr()).toContain('the file-job queue does not answer: serving the index as it is');
+      const response = await fetch(`http://127.0.0.1:${gatewayPort}/v1/search`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'alphaToken', mode: 'lexical' }),
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { results: { path: string }[]; index: { warning: string } };
+      expect(body.results[0]!.path).toBe('src/a.ts');
+      expect(body.index.warning).toContain('could not be read');
+
+      writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('alphaToken2'));
+      redis = await startRedisServer({ port });
+      await until(async () => (await waiting(queue)).includes('src/a.ts'), 'the edit enqueued once Redis answers', 40_000);
+      expect(await waiting(queue)).toEqual(['src/a.ts']);
+      expect(gateway.stderr()).toContain('the file-job queue answers again');
+    } finally {
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
+      await queue.close();
+      queues.splice(queues.indexOf(queue), 1);
+      await redis?.stop();
     }
   }, 120_000);
 });

@@ -35,6 +35,23 @@ async function projectKeyOf(project: string, env: Record<string, string>): Promi
   return name.slice('monorag-index-'.length);
 }
 
+/**
+ * Starts a worker for `project`, waits for the `monorag index` run `index` (waiting for the workers) to
+ * exit 0, stops the worker, and returns the paths the project's SQLite index then holds, sorted.
+ */
+async function drainWithWorker(project: string, env: Record<string, string>, index: ReturnType<typeof startCli>): Promise<string[]> {
+  const worker = startCli(['worker', project], env, spawned);
+  expect(await index.exited).toBe(0);
+  worker.child.kill('SIGTERM');
+  expect(await worker.exited).toBe(0);
+  const store = await openSqliteStore({ file: path.join(env.MONORAG_DATA_DIR!, 'index.sqlite') });
+  try {
+    return (await store.listFiles()).map((f) => f.path).sort();
+  } finally {
+    await store.close();
+  }
+}
+
 beforeAll(async () => {
   embedding = await startFakeEmbeddingHttp();
   repo = makeGitRepo({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
@@ -140,16 +157,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       } finally {
         await queue.close();
       }
-      const worker = startCli(['worker', project], env, spawned);
-      expect(await index.exited).toBe(0);
-      worker.child.kill('SIGTERM');
-      expect(await worker.exited).toBe(0);
-      const store = await openSqliteStore({ file: path.join(env.MONORAG_DATA_DIR!, 'index.sqlite') });
-      try {
-        expect((await store.listFiles()).map((f) => f.path)).toEqual(['src/a.ts']);
-      } finally {
-        await store.close();
-      }
+      expect(await drainWithWorker(project, env, index)).toEqual(['src/a.ts']);
     }, 90_000);
 
     it('`monorag index --paths` in bullmq mode warns about a path that names nothing, as an in-process run does, and enqueues nothing', async () => {
@@ -180,16 +188,7 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
         expect(index.stderr()).toContain(
           'monorag: Redis restarted while this run waited (its run_id changed) and lost 2 file job(s) the workers had not done; enqueued them again.\n',
         );
-        const worker = startCli(['worker', project], env, spawned);
-        expect(await index.exited).toBe(0);
-        worker.child.kill('SIGTERM');
-        expect(await worker.exited).toBe(0);
-        const store = await openSqliteStore({ file: path.join(env.MONORAG_DATA_DIR!, 'index.sqlite') });
-        try {
-          expect((await store.listFiles()).map((f) => f.path).sort()).toEqual(['src/a.ts', 'src/b.ts']);
-        } finally {
-          await store.close();
-        }
+        expect(await drainWithWorker(project, env, index)).toEqual(['src/a.ts', 'src/b.ts']);
       } finally {
         await restarted?.stop();
         await own.stop();

@@ -1,5 +1,6 @@
+import { ErrorCode, MonoragError } from '@monorag/shared';
 import { setGitExclude, createIgnoreFilter, createIndexChunker, runScope, type IgnoreFilter } from '@monorag/indexer';
-import type { BullmqIndexQueue } from '@monorag/indexer/queue';
+import { redisAddress, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import type { ChunkStore } from '@monorag/store';
 import { widenedReason } from './commands/jobs-command.js';
 import { createProjectEmbedder } from './embedder-factory.js';
@@ -34,7 +35,7 @@ export interface ProjectEnqueuer {
   /**
    * Plans and enqueues the file jobs of `paths` (repo-relative), or of the whole tree when undefined
    * (see `enqueueFileJobs`); the first run after which no worker is connected warns, once until a worker is seen again.
-   * @throws MonoragError QUEUE_UNAVAILABLE when Redis does not answer; the store's errors.
+   * @throws MonoragError QUEUE_UNAVAILABLE when Redis does not answer, at once when the connection is down; the store's errors.
    */
   run(paths?: readonly string[]): Promise<EnqueueRun>;
   close(): Promise<void>;
@@ -81,6 +82,14 @@ export async function openProjectEnqueuer(context: ProjectContext, { warn }: Pro
     store,
     filter,
     async run(paths) {
+      // Connected once, Redis then lost: the plan's commands would wait for it to come back (a `sync_index`
+      // waiting for the whole outage). Fail now; the watcher retries with backoff.
+      if (!queue.connected()) {
+        throw new MonoragError(
+          ErrorCode.QUEUE_UNAVAILABLE,
+          `The connection to Redis (${redisAddress(context.config.queue.redisUrl ?? '')}) is lost, so no file job can be enqueued now; the changes are enqueued once it is back.`,
+        );
+      }
       const started = Date.now();
       const { report } = await enqueueFileJobs({ context, store, queue, paths });
       const workers = report.enqueued > 0 ? await queue.workers() : 0;

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '@monorag/embedder-client';
 import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
@@ -134,7 +136,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
     }
   }, 120_000);
 
-  it('`monorag gateway` started while Redis does not answer serves the index as it is, and enqueues the changes once Redis answers', async () => {
+  it('`monorag gateway` started while Redis does not answer serves the index as it is and enqueues the changes once Redis answers; Redis lost again, sync_index answers at once', async () => {
     const port = await findFreePort();
     const redisUrl = `redis://127.0.0.1:${port}`;
     const { repo, env: stackEnv } = queueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') });
@@ -162,6 +164,24 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       await until(async () => (await waiting(queue)).includes('src/a.ts'), 'the edit enqueued once Redis answers', 40_000);
       expect(await waiting(queue)).toEqual(['src/a.ts']);
       expect(gateway.stderr()).toContain('the file-job queue answers again');
+
+      // Redis lost once connected: `sync_index` answers at once instead of waiting for the outage to end.
+      await redis.stop();
+      redis = undefined;
+      const client = new Client({ name: 'monorag-e2e-http', version: '0.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${gatewayPort}/mcp`)));
+      try {
+        await until(async () => {
+          const result = (await client.callTool({ name: 'sync_index', arguments: { wait: true } })) as { isError?: boolean; content: Array<{ text: string }> };
+          return result.isError === true && result.content[0]!.text.startsWith('QUEUE_UNAVAILABLE: The connection to Redis (127.0.0.1:');
+        }, 'sync_index to refuse while Redis is down', 20_000);
+        const started = Date.now();
+        const result = (await client.callTool({ name: 'sync_index', arguments: { wait: true } })) as { isError?: boolean; content: Array<{ text: string }> };
+        expect(result.isError).toBe(true);
+        expect(Date.now() - started).toBeLessThan(3000);
+      } finally {
+        await client.close();
+      }
     } finally {
       gateway.child.kill('SIGTERM');
       expect(await gateway.exited).toBe(0);

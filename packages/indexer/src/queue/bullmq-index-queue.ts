@@ -69,6 +69,11 @@ export interface BullmqIndexQueue {
    */
   workers(): Promise<number>;
   /**
+   * Whether the connection to Redis is up now (ioredis status `ready`). After a connection loss, commands
+   * wait for the reconnection instead of failing, so a caller that must not block for an outage asks first.
+   */
+  connected(): boolean;
+  /**
    * The Redis server's `run_id` (`INFO server`): a new one means the server restarted, and jobs it did
    * not persist (no RDB/AOF, a failover to a replica behind) are gone without a trace.
    */
@@ -143,6 +148,7 @@ export function createBullmqIndexQueue({
       const db = connection.options.db ?? 0;
       return (await queue.getWorkers()).filter((client) => client.db === undefined || Number(client.db) === db).length;
     },
+    connected: () => connection.status === 'ready',
     serverRunId: async () => {
       await ready();
       const info = await connection.info('server');

@@ -17,14 +17,15 @@ export function reachesScope(scope: readonly string[], dirRel: string): boolean 
 }
 
 /**
- * Normalises paths given to an incremental run: POSIX separators, no leading `./` or trailing `/`,
- * duplicates removed. `.` or an empty path means the whole tree (returns `['']`).
+ * Normalises paths given to an incremental run: POSIX separators (a backslash is one only on Windows:
+ * elsewhere it is a character a file name may hold, `src/back\\slash.js`), no leading `./` or trailing
+ * `/`, duplicates removed. `.` or an empty path means the whole tree (returns `['']`).
  * @throws MonoragError `INVALID_ARGUMENT` naming the path when it is absolute or leaves the root (`..`).
  */
 export function normaliseScope(paths: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const raw of paths) {
-    let p = raw.replace(/\\/g, '/').replace(/\/+/g, '/').replace(/^(\.\/)+/, '').replace(/\/$/, '');
+    let p = (process.platform === 'win32' ? raw.replace(/\\/g, '/') : raw).replace(/\/+/g, '/').replace(/^(\.\/)+/, '').replace(/\/$/, '');
     if (p === '.') p = '';
     if (p.startsWith('/') || p === '..' || p.startsWith('../') || p.includes('/../') || p.endsWith('/..')) {
       throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `path "${raw}" is not repo-relative; give paths relative to the project root.`);

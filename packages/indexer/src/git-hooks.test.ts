@@ -276,4 +276,71 @@ describe('git hooks', () => {
     expect(files[0]).toMatch(/-post-rewrite\.paths$/);
     expect(readPathQueue(dataDir).paths.sort()).toEqual(['m.ts']);
   });
+
+  it('under husky, an install over an earlier monorag\'s (which renamed husky\'s shims) puts the shims back, and drops the copies husky\'s reinstall left behind', async () => {
+    const root = repo();
+    const dataDir = path.join(root, '.monorag');
+    const shims = path.join(root, '.husky', '_');
+    mkdirSync(shims, { recursive: true });
+    writeFileSync(path.join(shims, 'h'), '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n');
+    const shim = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n';
+    // post-commit: the earlier monorag's hook over the renamed shim; post-merge: husky rewrote the shim, the copy stayed.
+    writeFileSync(path.join(shims, `post-commit${CHAINED_SUFFIX}`), shim);
+    writeFileSync(path.join(shims, 'post-commit'), `#!/bin/sh\n${HOOK_MARKER}\nexit 0\n`);
+    writeFileSync(path.join(shims, 'post-merge'), shim);
+    writeFileSync(path.join(shims, `post-merge${CHAINED_SUFFIX}`), shim);
+    for (const f of readdirSync(shims)) chmodSync(path.join(shims, f), 0o755);
+    git(root, 'config', 'core.hooksPath', '.husky/_');
+    const log = path.join(root, 'user-hook.log');
+    writeFileSync(path.join(root, '.husky', 'post-commit'), `echo ran >> '${log}'\n`);
+
+    expect((await installGitHooks({ root, dataDir, command })).via).toBe('husky');
+    expect(readFileSync(path.join(shims, 'post-commit'), 'utf8')).toBe(shim);
+    expect(readdirSync(shims).filter((f) => f.endsWith(CHAINED_SUFFIX))).toEqual([]);
+    writeFileSync(path.join(root, 'c.ts'), 'c');
+    git(root, 'add', 'c.ts');
+    git(root, 'commit', '-q', '-m', 'two');
+    expect(readFileSync(log, 'utf8')).toBe('ran\n');
+    expect(readPathQueue(dataDir).paths).toEqual(['c.ts']);
+  });
+
+  it('leave a committed hook that is no shell script alone (skipped): shell lines would break it for the whole team', async () => {
+    const root = repo();
+    const team = path.join(root, '.githooks');
+    mkdirSync(team);
+    const python = '#!/usr/bin/env python3\nprint("merged")\n';
+    writeFileSync(path.join(team, 'post-merge'), python);
+    writeFileSync(path.join(team, 'post-commit'), '#!/usr/bin/env bash\necho own\n');
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const result = await installGitHooks({ root, dataDir: path.join(root, '.monorag'), command });
+    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'skipped', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(readFileSync(path.join(team, 'post-merge'), 'utf8')).toBe(python);
+  });
+
+  it('with a global core.hooksPath, uninstall in one repository keeps the shared hooks another repository\'s install relies on', async () => {
+    const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-hooks-home-')));
+    const shared = path.join(home, 'hooks');
+    writeFileSync(path.join(home, '.gitconfig'), `[core]\n\thooksPath = ${shared}\n[user]\n\temail = t@example.com\n\tname = t\n`);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const one = repo();
+      const two = repo();
+      expect((await installGitHooks({ root: one, dataDir: path.join(one, '.monorag'), command })).hooksDir).toBe(shared);
+      await installGitHooks({ root: two, dataDir: path.join(two, '.monorag'), command });
+      const off = await uninstallGitHooks({ root: one });
+      expect(off.sharedBeyondRepository).toBe(true);
+      expect(off.hooks['post-commit']).toBe('kept');
+      writeFileSync(path.join(two, 'c.ts'), 'c');
+      git(two, 'add', 'c.ts');
+      git(two, 'commit', '-q', '-m', 'two');
+      expect(readPathQueue(path.join(two, '.monorag')).paths).toEqual(['c.ts']);
+      writeFileSync(path.join(one, 'd.ts'), 'd');
+      git(one, 'add', 'd.ts');
+      git(one, 'commit', '-q', '-m', 'one');
+      expect(readPathQueue(path.join(one, '.monorag')).paths).toEqual([]);
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
 });

@@ -15,9 +15,11 @@ export type GitHooksOptions = HookScriptOptions;
  * What an install or uninstall did, per hook: `installed`, `updated` (monorag's hook was there),
  * `chained` (a hook of the user's runs first), `removed`, `restored` (the chained hook is back in its
  * place), `absent` (no hook of monorag's), `kept` (uninstall: this work tree's script is removed, the
- * shared hook stays for the other work trees that use it).
+ * shared hook stays for the other work trees that use it, or for other repositories when the hooks
+ * directory lies outside this one), `skipped` (a hook of a committed hooks directory that is no shell
+ * script: shell lines would break it; the user adds the call, see {@link worktreeScriptCall}).
  */
-export type GitHookOutcome = 'installed' | 'updated' | 'chained' | 'removed' | 'restored' | 'absent' | 'kept';
+export type GitHookOutcome = 'installed' | 'updated' | 'chained' | 'removed' | 'restored' | 'absent' | 'kept' | 'skipped';
 
 /** What an install or uninstall did. */
 export interface GitHooksResult {
@@ -38,6 +40,12 @@ export interface GitHooksResult {
   hooks: Record<string, GitHookOutcome>;
   /** Uninstall: the other work trees of the repository whose scripts still use the shared hooks (kept for them); else empty. */
   otherWorkTrees: string[];
+  /**
+   * The hooks directory is shared beyond this repository (`core.hooksPath` in the global or system git
+   * configuration): uninstall keeps its hooks, which other repositories may use and which do nothing in a
+   * repository without monorag's scripts.
+   */
+  sharedBeyondRepository: boolean;
 }
 
 /** The hooks directory of a work tree (honours `core.hooksPath`), absolute. */
@@ -120,12 +128,25 @@ function holdsNothing(text: string): boolean {
   return text.split('\n').every((line) => line.trim() === '' || line.startsWith('#!'));
 }
 
+/** Interpreters that run monorag's shell lines as written (the shebang's program, or `env`'s argument). */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash', 'mksh']);
+
+/** Whether a hook's text is a shell script: no shebang (git runs it with sh), or one naming a POSIX shell. */
+function isShellScript(text: string): boolean {
+  const first = text.split('\n', 1)[0]!;
+  if (!first.startsWith('#!')) return true;
+  const words = first.slice(2).trim().split(/\s+/);
+  const program = path.basename(words[0] ?? '') === 'env' ? words.find((w, i) => i > 0 && !w.startsWith('-')) : words[0];
+  return SHELLS.has(path.basename(program ?? ''));
+}
+
 /**
  * Adds monorag's lines to the hook `file` after the user's own (before a last `exit` or `exec` line,
  * which would end the hook before them); a hook that is absent is made (`#!/bin/sh`, executable).
  */
-async function addHookLines(file: string, name: string): Promise<GitHookOutcome> {
+async function addHookLines(file: string, name: string, { shellOnly }: { shellOnly: boolean }): Promise<GitHookOutcome> {
   const existing = await readText(file);
+  if (shellOnly && existing !== undefined && !existing.includes(HOOK_MARKER) && !isShellScript(existing)) return 'skipped';
   const own = withoutHookLines(existing ?? '#!/bin/sh\n');
   const outcome: GitHookOutcome = existing?.includes(HOOK_MARKER) ? 'updated' : existing === undefined || holdsNothing(existing) ? 'installed' : 'chained';
   const lines = own.replace(/\n+$/, '').split('\n');
@@ -150,6 +171,15 @@ async function removeDispatcher(file: string): Promise<GitHookOutcome> {
   return 'removed';
 }
 
+/**
+ * Removes `<file>.pre-monorag` when `file` is not monorag's hook: husky rewrote its shim over the hook an
+ * install of an earlier monorag had put there, and the kept copy of the shim is of no use any more.
+ */
+async function dropStaleChained(file: string): Promise<void> {
+  const existing = await readText(file);
+  if (existing !== undefined && !existing.includes(HOOK_MARKER)) await rm(file + CHAINED_SUFFIX, { force: true });
+}
+
 /** Removes monorag's lines from the hook `file`, and the file when nothing of the user's is left in it. */
 async function removeHookLines(file: string): Promise<GitHookOutcome> {
   const existing = await readText(file);
@@ -169,7 +199,7 @@ async function removeHookLines(file: string): Promise<GitHookOutcome> {
  * `<common dir>/worktrees/<id>/monorag-hooks`, whose root is named by that folder's `gitdir` file.
  */
 async function otherWorkTreesWithScripts(root: string, scriptsDir: string): Promise<string[]> {
-  const commonDir = path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-common-dir'])).trim());
+  const commonDir = await gitCommonDir(root);
   const found: string[] = [];
   const main = path.join(commonDir, WORKTREE_HOOKS_DIR);
   if (main !== scriptsDir && existsSync(main)) found.push(path.dirname(commonDir));
@@ -181,6 +211,31 @@ async function otherWorkTreesWithScripts(root: string, scriptsDir: string): Prom
     found.push(gitdir ? path.dirname(gitdir) : path.join(linked, id));
   }
   return found;
+}
+
+/** The git common directory of the work tree at `root`, absolute. */
+async function gitCommonDir(root: string): Promise<string> {
+  return path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-common-dir'])).trim());
+}
+
+/**
+ * Whether the hooks directory of `root` is shared beyond its repository: `core.hooksPath` set in the
+ * global or system git configuration (one hooks directory for every repository of the user or machine).
+ */
+async function sharedHooksPath(root: string): Promise<boolean> {
+  let out: string;
+  try {
+    out = await simpleGit({ baseDir: root }).raw(['config', '--show-scope', '--get', 'core.hooksPath']);
+  } catch {
+    // Not set (git exits 1): the repository's own `.git/hooks`.
+    return false;
+  }
+  return /^(global|system)\t/.test(out);
+}
+
+/** The shell command a hook of the user's runs to call this work tree's script `name` (same arguments and stdin), e.g. for a `skipped` hook. */
+export function worktreeScriptCall(name: string): string {
+  return `"$(git rev-parse --git-path ${WORKTREE_HOOKS_DIR})/${name}" "$@"`;
 }
 
 /**
@@ -216,9 +271,17 @@ export async function installGitHooks(options: GitHooksOptions): Promise<GitHook
   await mkdir(hooksDir, { recursive: true });
   const hooks: GitHooksResult['hooks'] = {};
   for (const name of GIT_HOOK_NAMES) {
-    hooks[name] = lines === undefined ? await installDispatcher(path.join(hooksDir, name), name) : await addHookLines(path.join(lines.dir, name), name);
+    if (lines === undefined) {
+      hooks[name] = await installDispatcher(path.join(hooksDir, name), name);
+      continue;
+    }
+    // A hook an earlier monorag put in the hooks directory (renaming husky's shim or a committed hook) goes first.
+    await removeDispatcher(path.join(hooksDir, name));
+    if (lines.via === 'husky') await dropStaleChained(path.join(hooksDir, name));
+    // husky runs its hooks with sh whatever their first line; a committed hook runs by its shebang.
+    hooks[name] = await addHookLines(path.join(lines.dir, name), name, { shellOnly: lines.via === 'work-tree' });
   }
-  return { hooksDir, scriptsDir, via: lines?.via ?? 'hooks', hooks, otherWorkTrees: [] };
+  return { hooksDir, scriptsDir, via: lines?.via ?? 'hooks', hooks, otherWorkTrees: [], sharedBeyondRepository: false };
 }
 
 /**
@@ -235,16 +298,18 @@ export async function uninstallGitHooks({ root }: { root: string }): Promise<Git
   await rm(scriptsDir, { recursive: true, force: true });
   const otherWorkTrees = await otherWorkTreesWithScripts(root, scriptsDir);
   const lines = lineHooks(root, hooksDir);
+  const sharedBeyondRepository = lines === undefined && (await sharedHooksPath(root));
   const hooks: GitHooksResult['hooks'] = {};
   for (const name of GIT_HOOK_NAMES) {
-    if (otherWorkTrees.length > 0) {
+    if (otherWorkTrees.length > 0 || sharedBeyondRepository) {
       hooks[name] = hadScripts ? 'kept' : 'absent';
       continue;
     }
     // Lines first; a hook of monorag's own left from an install before husky came is removed too.
     const inLines = lines === undefined ? 'absent' : await removeHookLines(path.join(lines.dir, name));
     const inHooksDir = inLines === 'absent' ? await removeDispatcher(path.join(hooksDir, name)) : 'absent';
+    if (lines?.via === 'husky') await dropStaleChained(path.join(hooksDir, name));
     hooks[name] = inLines !== 'absent' ? inLines : inHooksDir;
   }
-  return { hooksDir, scriptsDir, via: lines?.via ?? 'hooks', hooks, otherWorkTrees };
+  return { hooksDir, scriptsDir, via: lines?.via ?? 'hooks', hooks, otherWorkTrees, sharedBeyondRepository };
 }

@@ -26,7 +26,7 @@ export {
 export { embedderOutageProbe, type EmbedderOutageProbeOptions } from './embedder-outage-probe.js';
 export { watchRootPresence, type RootPresence, type RootPresenceOptions } from './root-presence.js';
 export { startProjectWatcher, type ProjectWatcher, type ProjectWatcherOptions } from './project-watcher.js';
-export { installGitHooks, uninstallGitHooks, gitHooksDir, GIT_HOOK_NAMES, type GitHookOutcome, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
+export { installGitHooks, uninstallGitHooks, gitHooksDir, worktreeScriptCall, GIT_HOOK_NAMES, type GitHookOutcome, type GitHooksOptions, type GitHooksResult } from './git-hooks.js';
 export { createHooksInstalledCheck } from './hooks-installed.js';
 export { hookScript, dispatcherScript, hookLines, HOOK_MARKER, CHAINED_SUFFIX, WORKTREE_HOOKS_DIR, type HookScriptOptions } from './hook-scripts.js';
 export { watchGitHead, type GitHeadWatcherOptions } from './git-head-watcher.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { installGitHooks, uninstallGitHooks, type GitHooksResult } from '@monorag/indexer';
+import { installGitHooks, uninstallGitHooks, worktreeScriptCall, type GitHooksResult } from '@monorag/indexer';
 import { existsSync } from 'node:fs';
 import { STORE_FILE_NAME, createProjectContext, ensureDataDir } from '../project-context.js';
 
@@ -31,6 +31,19 @@ function print(result: GitHooksResult): void {
   );
   process.stdout.write(`Scripts of this work tree: ${result.scriptsDir}\n`);
   for (const [name, outcome] of Object.entries(result.hooks)) process.stdout.write(`  ${name}: ${outcome}\n`);
+  for (const [name, outcome] of Object.entries(result.hooks)) {
+    if (outcome !== 'skipped') continue;
+    process.stdout.write(
+      `  note: ${path.join(result.hooksDir, name)} is no shell script, so monorag added nothing to it (shell lines would break it for everyone); ` +
+        `have it run \`${worktreeScriptCall(name)}\` (same arguments and stdin) to keep the index fresh after ${name}.\n`,
+    );
+  }
+  if (result.sharedBeyondRepository) {
+    process.stdout.write(
+      `The hooks in ${result.hooksDir}, outside this repository (a global core.hooksPath?), stay for other repositories that may use them; ` +
+        "they do nothing in a repository where `monorag hooks install` was not run.\n",
+    );
+  }
   if (result.otherWorkTrees.length > 0) {
     process.stdout.write(`The shared hooks stay for the other work trees that use them: ${result.otherWorkTrees.join(', ')}\n`);
   }

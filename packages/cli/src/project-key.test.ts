@@ -57,6 +57,8 @@ describe('deriveProjectKey', () => {
     expect(aKey).toBe(`app-${sha8(`origin github.com/team/app\0${path.join(a, '.monorag')}`)}`);
     expect(await deriveProjectKey(b, undefined, path.join(b, '.monorag'))).not.toBe(aKey);
     expect(aKey).not.toBe(shared);
-    expect(await deriveProjectKey(a, 'team-app', path.join(a, '.monorag'))).toBe('team-app');
+    // A key set by hand too: with SQLite each checkout keeps its own queue.
+    expect(await deriveProjectKey(a, 'team-app', path.join(a, '.monorag'))).toBe(`team-app-${sha8(path.join(a, '.monorag'))}`);
+    expect(await deriveProjectKey(b, 'team-app', path.join(b, '.monorag'))).toBe(`team-app-${sha8(path.join(b, '.monorag'))}`);
   });
 });

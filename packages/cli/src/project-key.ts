@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { repositoryIdentity } from '@monorag/indexer';
+import { localIndexKey } from '@monorag/indexer/queue';
 import type { ProjectContext } from './project-context.js';
 
 /** Longest readable part of a derived project key, in characters (the store slugs keys to 48). */
@@ -21,7 +22,7 @@ const keys = new WeakMap<ProjectContext, Promise<string>>();
  * (`store.kind` sqlite) the index is one file of this checkout, so the data directory is hashed in too:
  * two checkouts of one remote that share a Redis keep two queues, each for the workers writing its own
  * index (one queue let one checkout's workers take the other's jobs and index their own copy of the
- * files). Memoised per context.
+ * files); a configured key too (`<key>-<8 hex>`, see `localIndexKey`). Memoised per context.
  * @returns never rejects (git trouble falls back to the path identity).
  */
 export function projectKey(context: ProjectContext): Promise<string> {
@@ -36,11 +37,13 @@ export function projectKey(context: ProjectContext): Promise<string> {
 /**
  * {@link projectKey} for the project at `root` (absolute real path) with `configured` as
  * `store.qdrant.project` (undefined when not set) and `localIndex` the absolute data directory of an
- * index only this checkout writes (a SQLite store), hashed in after the repository identity and a NUL.
+ * index only this checkout writes (a SQLite store), hashed in after the repository identity and a NUL,
+ * or for a configured key appended as {@link localIndexKey} gives it.
  * @returns never rejects.
  */
 export async function deriveProjectKey(root: string, configured: string | undefined, localIndex?: string): Promise<string> {
-  if (configured) return configured;
+  // A key set by hand names Qdrant collections several checkouts share; a SQLite index is one checkout's all the same.
+  if (configured) return localIndex === undefined ? configured : localIndexKey(configured, localIndex);
   const identity = await repositoryIdentity(root);
   const name = (identity.repositoryName ?? path.basename(root)).slice(0, MAX_NAME_CHARS);
   const hashed = localIndex === undefined ? identity.id : `${identity.id}\0${localIndex}`;

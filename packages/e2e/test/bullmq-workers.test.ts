@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectFile } from '@monorag/indexer';
-import { createBullmqIndexQueue, startRedisServer, type TestRedis } from '@monorag/indexer/queue';
+import { createBullmqIndexQueue, localIndexKey, startRedisServer, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
 import { cliCommand, killGroup, REPO_ROOT, runCli } from './cli.js';
 import { startFakeEmbeddingHttp, type FakeEmbeddingHttp } from './fake-embedding-http.js';
@@ -104,7 +104,7 @@ describe('monorag worker processes on a real redis-server (1,000 generated files
     expect(JSON.parse(enqueue.stdout)).toMatchObject({ walked: FILES, unchanged: 0, enqueued: FILES });
 
     const workers = [startWorker(), startWorker()];
-    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project });
+    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: localIndexKey(project, dataDir) });
     try {
       await until(() => workers.reduce((n, w) => n + w.done.length, 0) >= FILES);
       expect(await queue.drained()).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
@@ -148,7 +148,7 @@ describe('monorag worker processes on a real redis-server (1,000 generated files
     killGroup(victim.child, 'SIGKILL');
     expect(await victim.exited).toBeNull();
     const third = startWorker();
-    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project });
+    const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: localIndexKey(project, dataDir) });
     try {
       // The victim's active jobs are found stalled once their 4 s locks expire and are run again.
       await until(async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBullmqIndexQueue, indexQueueName, startRedisServer } from '@monorag/indexer/queue';
+import { createBullmqIndexQueue, indexQueueName, localIndexKey, startRedisServer } from '@monorag/indexer/queue';
 import { CLI_SHELL_COMMAND, cliCommand, REPO_ROOT, runCli, until } from './cli.js';
 import { startGatewayProcess } from './gateway-process.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
@@ -53,9 +53,11 @@ function queuedProject(files: Record<string, string>) {
   repos.push(repo);
   const key = `qf-${randomUUID().slice(0, 8)}`;
   const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
-  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
+  // With a SQLite index the queue's key holds the data directory (see localIndexKey).
+  const project = localIndexKey(key, path.join(repo, '.monorag'));
+  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project });
   queues.push(queue);
-  return { repo, key, name: indexQueueName(key), env, queue };
+  return { repo, key, name: indexQueueName(project), env, queue };
 }
 
 describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in the queue and who runs them', () => {
@@ -224,7 +226,8 @@ describe('freshness in queue mode (queue.kind bullmq) counts the file jobs in th
     expect(search.code, search.stderr).toBe(0);
     const { results, index } = JSON.parse(search.stdout) as { results: { path: string }[]; index: Freshness };
     expect(results.map((r) => r.path)).toEqual(['src/a.ts']);
-    expect(index.queue).toEqual({ name: indexQueueName(key), jobs: 0, active: 0, failed: 0, workers: 0, error: expect.stringMatching(/Redis/) });
-    expect(index.warning).toBe(`Results may be out of date: the file-job queue ${indexQueueName(key)} could not be read (${index.queue!.error}), so queued jobs are not counted.`);
+    const name = indexQueueName(localIndexKey(key, path.join(repo, '.monorag')));
+    expect(index.queue).toEqual({ name, jobs: 0, active: 0, failed: 0, workers: 0, error: expect.stringMatching(/Redis/) });
+    expect(index.warning).toBe(`Results may be out of date: the file-job queue ${name} could not be read (${index.queue!.error}), so queued jobs are not counted.`);
   }, 90_000);
 });

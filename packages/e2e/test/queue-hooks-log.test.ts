@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enqueuePaths } from '@monorag/indexer';
-import { createBullmqIndexQueue, indexQueueName } from '@monorag/indexer/queue';
+import { createBullmqIndexQueue, indexQueueName, localIndexKey } from '@monorag/indexer/queue';
 import { CLI_SHELL_COMMAND, cliCommand, REPO_ROOT, runCli, until } from './cli.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
 import { useQueueStack } from './queue-stack.js';
@@ -22,7 +22,8 @@ async function indexedQueueProject(files: Record<string, string>, prepare?: (rep
   prepare?.(repo);
   const key = `qh-${randomUUID().slice(0, 8)}`;
   const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
-  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
+  const project = localIndexKey(key, path.join(repo, '.monorag'));
+  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project });
   queues.push(queue);
   const { command, args } = cliCommand(['worker', repo]);
   const worker = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, MONORAG_LOG_LEVEL: 'warn', ...env }, stdio: 'ignore', detached: true });
@@ -37,7 +38,7 @@ async function indexedQueueProject(files: Record<string, string>, prepare?: (rep
   const dataDir = path.join(repo, '.monorag');
   const log = path.join(dataDir, 'hooks.log');
   const logLines = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
-  return { repo, env, name: indexQueueName(key), queue, dataDir, logLines };
+  return { repo, env, name: indexQueueName(project), queue, dataDir, logLines };
 }
 
 /** Runs git with the environment the hooks (and the runs they start) inherit. */

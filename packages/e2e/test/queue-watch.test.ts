@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '@monorag/embedder-client';
-import { createBullmqIndexQueue, indexQueueName, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
+import { createBullmqIndexQueue, indexQueueName, localIndexKey, startRedisServer, type BullmqIndexQueue, type TestRedis } from '@monorag/indexer/queue';
 import { openSqliteStore } from '@monorag/store';
 import { CLI_SHELL_COMMAND, killGroup, runCli, startCli, until } from './cli.js';
 import { git, makeGitRepo, tokenFile } from './git-repo.js';
@@ -30,10 +30,11 @@ function queueProject(files: Record<string, string>) {
   const repo = makeGitRepo(files);
   repos.push(repo);
   const key = `qw-${randomUUID().slice(0, 8)}`;
-  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project: key });
+  const project = localIndexKey(key, path.join(repo, '.monorag'));
+  const queue = createBullmqIndexQueue({ redisUrl: stack.redis.url, project });
   queues.push(queue);
   const env = { MONORAG_QUEUE: 'bullmq', REDIS_URL: stack.redis.url, MONORAG_PROJECT: key, EMBEDDING_URL: stack.embeddings[0]!.url };
-  return { repo, dataDir: path.join(repo, '.monorag'), name: indexQueueName(key), queue, env, workerEnv: { ...env, EMBEDDING_URL: stack.embeddings[1]!.url } };
+  return { repo, dataDir: path.join(repo, '.monorag'), name: indexQueueName(project), queue, env, workerEnv: { ...env, EMBEDDING_URL: stack.embeddings[1]!.url } };
 }
 
 /** Paths of the jobs waiting in the queue, sorted. */
@@ -146,7 +147,7 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
     const gatewayPort = await findFreePort();
     const gateway = startCli(['gateway', repo, '--port', String(gatewayPort)], env, spawned);
     let redis: TestRedis | undefined;
-    const queue = createBullmqIndexQueue({ redisUrl, project: env.MONORAG_PROJECT });
+    const queue = createBullmqIndexQueue({ redisUrl, project: localIndexKey(env.MONORAG_PROJECT, path.join(repo, '.monorag')) });
     queues.push(queue);
     try {
       await until(() => gateway.stderr().includes('monorag: gateway for '), 'the gateway to listen', 30_000);

@@ -1,5 +1,6 @@
 // Public surface of @monorag/indexer/queue (the BullMQ indexing queue and its worker): named exports only.
 export { fileJobId, indexQueueName, type FileJobData, type FileJobProgress, type FileJobResult } from './file-job.js';
+export { localIndexKey } from './local-index-key.js';
 export { checkWorkerScanner } from './check-worker-scanner.js';
 export { indexFile, type IndexFileOptions } from './index-file.js';
 export { planFileJobs, type FileJobPlan, type PlanFileJobsOptions } from './plan-file-jobs.js';

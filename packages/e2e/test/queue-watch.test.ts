@@ -159,6 +159,8 @@ describe('watching in queue mode (queue.kind bullmq): the watcher enqueues file 
       const body = (await response.json()) as { results: { path: string }[]; index: { warning: string } };
       expect(body.results[0]!.path).toBe('src/a.ts');
       expect(body.index.warning).toContain('could not be read');
+      const health = (await (await fetch(`http://127.0.0.1:${gatewayPort}/health`)).json()) as { status: string; queue: { ok: boolean } };
+      expect(health).toMatchObject({ status: 'degraded', queue: { ok: false } });
 
       writeFileSync(path.join(repo, 'src/a.ts'), tokenFile('alphaToken2'));
       redis = await startRedisServer({ port });

@@ -14,10 +14,12 @@ export interface ProbeResult {
   publicDetail?: string;
 }
 
-/** The probes `/health` runs: does the store answer, does the embedder answer. */
+/** The probes `/health` runs: does the store answer, does the embedder answer, and in the team stack does the file-job queue answer. */
 export interface HealthProbes {
   store: () => Promise<ProbeResult>;
   embedder: () => Promise<ProbeResult>;
+  /** The file-job queue (Redis), in queue mode; absent with the in-process queue. */
+  queue?: () => Promise<ProbeResult>;
 }
 
 /** Options of {@link createHealthHandler}. */
@@ -64,8 +66,9 @@ async function runProbe(probe: () => Promise<ProbeResult>, timeoutMs: number): P
 
 /**
  * `GET /health` (no token needed): liveness plus the parts. Answers
- * `{"status": "ok" | "degraded", "uptimeSeconds", "store": {ok, detail}, "embedder": {ok, detail}}`:
- * 200 while the store answers (lexical search works; `degraded` when the embedder does not), 503 when
+ * `{"status": "ok" | "degraded", "uptimeSeconds", "store": {ok, detail}, "embedder": {ok, detail}}` and, in
+ * queue mode, `"queue": {ok, detail}`: 200 while the store answers (lexical search works; `degraded` when
+ * the embedder or the queue does not: changes are not indexed then), 503 when
  * the store does not. Without `showInternals` (a bind beyond loopback), a request without a valid token
  * gets each probe's `publicDetail`, with no internal URL or port, and no message of a probe that threw.
  */
@@ -74,10 +77,16 @@ export function createHealthHandler(
   { startedAt = Date.now(), timeoutMs = PROBE_TIMEOUT_MS, showInternals = true }: HealthRouteOptions = {},
 ): RequestHandler {
   return async (_req, res) => {
-    const [store, embedder] = await Promise.all([runProbe(probes.store, timeoutMs), runProbe(probes.embedder, timeoutMs)]);
+    const [store, embedder, queue] = await Promise.all([
+      runProbe(probes.store, timeoutMs),
+      runProbe(probes.embedder, timeoutMs),
+      probes.queue ? runProbe(probes.queue, timeoutMs) : undefined,
+    ]);
     const internal = showInternals || res.locals[TOKEN_INDEX] !== undefined;
     const view = internal ? 'internal' : 'public';
-    const status = store.internal.ok && embedder.internal.ok ? 'ok' : 'degraded';
-    res.status(store.internal.ok ? 200 : 503).json({ status, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), store: store[view], embedder: embedder[view] });
+    const status = store.internal.ok && embedder.internal.ok && (queue?.internal.ok ?? true) ? 'ok' : 'degraded';
+    res.status(store.internal.ok ? 200 : 503).json({
+      status, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), store: store[view], embedder: embedder[view], ...(queue ? { queue: queue[view] } : {}),
+    });
   };
 }

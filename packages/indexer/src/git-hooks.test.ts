@@ -240,6 +240,15 @@ describe('git hooks', () => {
     expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
     expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(teamHook);
     expect(git(root, 'status', '--short')).toBe('');
+
+    // Byte for byte, also without a final newline or with blank lines at the end.
+    for (const text of ['#!/bin/sh\necho own', '#!/bin/sh\necho own\n\n\n']) {
+      writeFileSync(path.join(team, 'post-commit'), text);
+      await installGitHooks({ root, dataDir, command });
+      expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toContain(HOOK_MARKER);
+      await uninstallGitHooks({ root });
+      expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(text);
+    }
   });
 
   it('queue names git would quote (a double quote, a tab, a backslash) as they are', async () => {

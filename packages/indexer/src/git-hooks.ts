@@ -149,12 +149,13 @@ async function addHookLines(file: string, name: string, { shellOnly }: { shellOn
   if (shellOnly && existing !== undefined && !existing.includes(HOOK_MARKER) && !isShellScript(existing)) return 'skipped';
   const own = withoutHookLines(existing ?? '#!/bin/sh\n');
   const outcome: GitHookOutcome = existing?.includes(HOOK_MARKER) ? 'updated' : existing === undefined || holdsNothing(existing) ? 'installed' : 'chained';
-  const lines = own.replace(/\n+$/, '').split('\n');
+  // Split as it is (a final newline, blank lines at the end or none), so that removing the lines gives the file back byte for byte.
+  const lines = own.split('\n');
   let at = lines.length;
   while (at > 0 && lines[at - 1]!.trim() === '') at--;
   if (at > 0 && /^\s*(exit|exec)\b/.test(lines[at - 1]!)) at--;
   lines.splice(at, 0, ...hookLines(name));
-  await writeFile(file, `${lines.join('\n')}\n`);
+  await writeFile(file, lines.join('\n'));
   if (existing === undefined) await chmod(file, 0o755);
   return outcome;
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { gitPath } from './git-path.js';
 import { CHAINED_SUFFIX, HOOK_MARKER, WORKTREE_HOOKS_DIR, dispatcherScript, hookScript, hookLines, type HookScriptOptions } from './hook-scripts.js';
 
 /** The hooks monorag installs: every git operation that moves HEAD or rewrites the work tree. */
@@ -50,13 +51,11 @@ export interface GitHooksResult {
 
 /** The hooks directory of a work tree (honours `core.hooksPath`), absolute. */
 export async function gitHooksDir(root: string): Promise<string> {
-  let out: string;
   try {
-    out = (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-path', 'hooks'])).trim();
+    return await gitPath(root, 'hooks');
   } catch (error) {
     throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `${root} is not a git work tree (git rev-parse failed: ${(error as Error).message.trim()}).`, { cause: error });
   }
-  return path.resolve(root, out);
 }
 
 async function readText(file: string): Promise<string | undefined> {
@@ -66,11 +65,6 @@ async function readText(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/** `git rev-parse --git-path <name>` of a work tree, absolute. */
-async function gitPath(root: string, name: string): Promise<string> {
-  return path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-path', name])).trim());
 }
 
 /** Where monorag adds its lines to hooks instead of putting hooks of its own (see {@link GitHooksResult.via}). */

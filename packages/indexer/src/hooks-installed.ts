@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
+import { gitPath } from './git-path.js';
 import { HOOK_MARKER, WORKTREE_HOOKS_DIR } from './hook-scripts.js';
 
 /** Whether the file holds monorag's hook marker (its own hook, or a hook of the user's with monorag's lines). */
@@ -23,10 +23,9 @@ function holdsMarker(file: string): boolean {
  */
 export function createHooksInstalledCheck(root: string, ttlMs = 10_000): () => Promise<boolean> {
   let cached: { at: number; dirs: Promise<{ scripts: string; hooks: string } | null> } | undefined;
-  const gitPath = async (name: string): Promise<string> => path.resolve(root, (await simpleGit({ baseDir: root }).raw(['rev-parse', '--git-path', name])).trim());
   return async () => {
     if (cached === undefined || Date.now() - cached.at > ttlMs) {
-      const dirs = Promise.all([gitPath(WORKTREE_HOOKS_DIR), gitPath('hooks')]).then(
+      const dirs = Promise.all([gitPath(root, WORKTREE_HOOKS_DIR), gitPath(root, 'hooks')]).then(
         ([scripts, hooks]) => ({ scripts, hooks }),
         () => null,
       );

@@ -115,15 +115,18 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     store = await openProjectStore(context, identity);
     // `index --paths` with the team queue: the same warnings as an in-process run (the hooks' runs are silent).
     if (options.paths && !options.silent) warnPathArguments(context, options.paths, await store.listFiles());
+    // Taken before the jobs are added: a restart from here on can lose them.
+    let runId = options.wait ? await queue.serverRunId() : '';
     const { report: planned, scanner } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
     const report: EnqueueReport = planned;
     if (options.wait) {
-      let runId = await queue.serverRunId();
       let counts = await waitForDrain({ queue, root: context.root, enqueued: report.enqueued });
       // Redis restarted during the wait (a new run_id): jobs it did not persist are gone and no worker will
       // run them, yet the queue reads as drained. The plan, made from the index, says what is still to do.
-      for (let round = 0; round < 3 && (await queue.serverRunId()) !== runId; round++) {
-        runId = await queue.serverRunId();
+      for (let round = 0; round < 3; round++) {
+        const now = await queue.serverRunId();
+        if (now === runId) break;
+        runId = now;
         const { report: again } = await enqueueFileJobs({ context, store, queue, paths: options.paths });
         if (again.enqueued === 0) break;
         report.requeued = (report.requeued ?? 0) + again.enqueued;

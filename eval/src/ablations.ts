@@ -14,8 +14,8 @@ export interface Ablation {
 }
 
 /** The product's ranking steps (DEFAULT_RANKING): file evidence is off, see eval/RESULTS.md. */
-const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true, demotionCap: true };
-const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false, testPrior: false, sideFilePrior: false, demotionCap: false };
+const ON: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true, demotionCap: true, queryAdapter: true };
+const OFF: RankingOptions = { symbolMatch: false, queryIntent: false, pathScope: false, fileEvidence: false, completeRanks: false, testPrior: false, sideFilePrior: false, demotionCap: false, queryAdapter: false };
 
 /** The product configuration: syntax-tree chunks, hybrid retrieval, every ranking step, pool 50. */
 export const MAIN_ABLATION = 'hybrid';
@@ -30,8 +30,10 @@ export const ABLATIONS: Ablation[] = [
   { id: 'hybrid-no-scope', label: 'syntax, hybrid, without file scoping', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, pathScope: false }, candidatePool: 50 },
   { id: 'hybrid-no-cap', label: 'syntax, hybrid, all priors, no cap on how far they move a chunk', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, demotionCap: false }, candidatePool: 50 },
   { id: 'package-hybrid-no-cap', label: 'whole package, syntax, hybrid, all priors, no cap on how far they move a chunk', chunking: 'package', mode: 'hybrid', ranking: { ...ON, demotionCap: false }, candidatePool: 50 },
+  { id: 'hybrid-no-adapter', label: 'syntax, hybrid, all priors, the model\'s own query vector (no query adapter)', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, queryAdapter: false }, candidatePool: 50 },
   { id: 'hybrid-file', label: 'syntax, hybrid, all priors plus file evidence', chunking: 'syntax', mode: 'hybrid', ranking: { ...ON, fileEvidence: true }, candidatePool: 50 },
   { id: 'dense', label: 'syntax, dense only (no priors)', chunking: 'syntax', mode: 'dense', ranking: OFF, candidatePool: 50 },
+  { id: 'dense-adapter', label: 'syntax, dense only with the query adapter (no priors)', chunking: 'syntax', mode: 'dense', ranking: { ...OFF, queryAdapter: true }, candidatePool: 50 },
   { id: 'lexical', label: 'syntax, BM25 only (no priors)', chunking: 'syntax', mode: 'lexical', ranking: OFF, candidatePool: 50 },
   { id: 'lexical-priors', label: 'syntax, BM25 only, all priors', chunking: 'syntax', mode: 'lexical', ranking: ON, candidatePool: 50 },
   { id: 'hybrid-pathless', label: 'syntax, no path in the embedded header, hybrid, all priors', chunking: 'syntax-pathless', mode: 'hybrid', ranking: ON, candidatePool: 50 },

@@ -43,10 +43,16 @@ export interface RankingOptions {
    * the chunk both retrievers rank first stays on the first page whatever its path or kind.
    */
   demotionCap: boolean;
+  /**
+   * The query's embedding passes through the bundled query adapter of its model before dense search
+   * (query-adapter.ts: a linear map fitted on documentation/code pairs outside the eval corpora), when
+   * one exists for the model; chunk vectors are untouched.
+   */
+  queryAdapter: boolean;
 }
 
 /** The product's ranking steps: every step that measurably helps on the eval (file evidence does not). */
-export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true, demotionCap: true };
+export const DEFAULT_RANKING: RankingOptions = { symbolMatch: true, queryIntent: true, pathScope: true, fileEvidence: false, completeRanks: true, testPrior: true, sideFilePrior: true, demotionCap: true, queryAdapter: true };
 
 /**
  * Most places the priors may move a chunk below its rank in the fused list: one less than the default

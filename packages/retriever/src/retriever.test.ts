@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
-import { sha256, testTitleName, type Chunk } from '@monorag/shared';
+import { ErrorCode, MonoragError, sha256, testTitleName, type Chunk } from '@monorag/shared';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RANKING, MAX_DEMOTION, TEST_FACTOR } from './ranking-options.js';
+import type { QueryAdapter } from './query-adapter.js';
 import { createRetriever } from './retriever.js';
 
 const LIMITS = { defaultLimit: 5, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 400 };
@@ -353,6 +354,52 @@ describe('createRetriever', () => {
     const retriever = createRetriever({ store, getEmbedder: async () => fake, limits: LIMITS });
     expect(titled.symbol).toMatch(/^keeps the session after a restart .*…$/);
     expect((await retriever.search({ query: title, mode: 'lexical' })).results[0]?.path).toBe('test/session.test.ts');
+    await store.close();
+  });
+
+  /** A query adapter for the fake embedder that moves each coordinate one place on (an exact, checkable map). */
+  function shiftAdapter(dim: number): QueryAdapter {
+    const matrix = new Float32Array(dim * dim);
+    for (let row = 0; row < dim; row++) matrix[row * dim + ((row + dim - 1) % dim)] = 1;
+    return { model: 'fake-hash-embedder', dim, matrix };
+  }
+
+  it('searches dense with the query vector passed through its model\'s query adapter, and with the model\'s own vector when the adapter is off', async () => {
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}')]);
+    const seen: Float32Array[] = [];
+    const recording = { ...store, searchDense: (vector: Float32Array, options: Parameters<typeof store.searchDense>[1]) => (seen.push(vector), store.searchDense(vector, options)) };
+    const { dim } = await fake.info();
+    const [raw] = await fake.embed(['retry the request']);
+    const adapted = createRetriever({ store: recording, getEmbedder: async () => fake, limits: LIMITS, queryAdapterFor: (model, d) => (model === 'fake-hash-embedder' && d === dim ? shiftAdapter(dim) : undefined) });
+    await adapted.search({ query: 'retry the request', mode: 'dense' });
+    const shifted = Array.from(raw!, (_, i) => raw![(i + dim - 1) % dim]!);
+    expect(Math.max(...Array.from(seen[0]!, (value, i) => Math.abs(value - shifted[i]!)))).toBeLessThan(1e-6);
+    expect(Array.from(seen[0]!)).not.toEqual(Array.from(raw!));
+    const off = createRetriever({ store: recording, getEmbedder: async () => fake, limits: LIMITS, ranking: { queryAdapter: false }, queryAdapterFor: () => shiftAdapter(dim) });
+    await off.search({ query: 'retry the request', mode: 'dense' });
+    expect(Array.from(seen[1]!)).toEqual(Array.from(raw!));
+    const none = createRetriever({ store: recording, getEmbedder: async () => fake, limits: LIMITS });
+    await none.search({ query: 'retry the request', mode: 'dense' });
+    expect(Array.from(seen[2]!)).toEqual(Array.from(raw!));
+    await store.close();
+  });
+
+  it('keeps serving with the model\'s own query vectors when the query adapter cannot be read, and says so in each dense search', async () => {
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}')]);
+    let reads = 0;
+    const retriever = createRetriever({
+      store, getEmbedder: async () => fake, limits: LIMITS,
+      queryAdapterFor: () => {
+        reads++;
+        throw new MonoragError(ErrorCode.FILE_UNREADABLE, 'The query adapter /x/a.f32 holds 8 bytes, not 16 (2 x 2 float32); restore it (`git checkout -- packages/retriever/assets/query-adapter` in a clone, or reinstall monorag; `pnpm adapter:train` rebuilds it), then restart monorag.');
+      },
+    });
+    const hybrid = await retriever.search({ query: 'retry the request' });
+    expect(hybrid.results[0]?.path).toBe('src/a.ts');
+    expect(hybrid.warnings).toEqual(["The query adapter /x/a.f32 holds 8 bytes, not 16 (2 x 2 float32); restore it (`git checkout -- packages/retriever/assets/query-adapter` in a clone, or reinstall monorag; `pnpm adapter:train` rebuilds it), then restart monorag. Until then dense retrieval uses the model's own query vectors."]);
+    expect((await retriever.search({ query: 'retryRequest', mode: 'dense' })).warnings).toHaveLength(1);
+    expect((await retriever.search({ query: 'retryRequest', mode: 'lexical' })).warnings).toEqual([]);
+    expect(reads).toBe(1);
     await store.close();
   });
 });

@@ -16,6 +16,7 @@ import { COMPLETION_DEPTH, completeRankings } from './complete-rankings.js';
 import { readIndexFreshness, type IndexFreshness } from './index-freshness.js';
 import { DEFAULT_RANKING, MAX_DEMOTION, type RankingOptions } from './ranking-options.js';
 import { createQueryVectorCache, QUERY_CACHE_ENTRIES } from './query-vector-cache.js';
+import { adaptQueryVector, bundledQueryAdapter, type QueryAdapter } from './query-adapter.js';
 import { hitLabel } from './hit-label.js';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { resolveFileScope } from './resolve-file-scope.js';
@@ -78,6 +79,11 @@ export interface RetrieverOptions {
   /** Ranking steps after retrieval; defaults in {@link DEFAULT_RANKING}. */
   ranking?: Partial<RankingOptions>;
   logger?: Logger;
+  /**
+   * The query adapter of an embedding model (id, dimension), or undefined for none; default
+   * {@link bundledQueryAdapter}. A throw is reported once in the log and in each dense search's warnings.
+   */
+  queryAdapterFor?: (model: string, dim: number) => QueryAdapter | undefined;
 }
 
 /**
@@ -137,20 +143,37 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
  * by reciprocal rank fusion (k = 60) over complete rankings of the candidates (each retriever read
  * to {@link COMPLETION_DEPTH} to rank the other's candidates); optionally add file evidence (off by default); weight by intent (prose vs code), test files and
  * side files; let no prior move a chunk more than {@link MAX_DEMOTION} places; cut to the limit.
+ * The query's embedding passes through its model's query adapter (query-adapter.ts) before dense search.
  * The last {@link QUERY_CACHE_ENTRIES} query embeddings are kept, so a repeated query costs no model call.
  */
-export function createRetriever({ store, getEmbedder, limits, ranking, logger }: RetrieverOptions): Retriever {
+export function createRetriever({ store, getEmbedder, limits, ranking, logger, queryAdapterFor = bundledQueryAdapter }: RetrieverOptions): Retriever {
   const steps: RankingOptions = { ...DEFAULT_RANKING, ...ranking };
   const queryVectors = createQueryVectorCache(QUERY_CACHE_ENTRIES);
 
-  async function dense(query: string, filter: SearchFilter, pool: number): Promise<ScoredChunk[]> {
-    let vector = queryVectors.get(query);
-    if (vector === undefined) {
-      const embedder = await getEmbedder();
-      [vector] = await embedder.embed([query]);
-      queryVectors.set(query, vector!);
+  // Set once when the bundled query adapter cannot be read: searches go on with the model's own vectors and say so.
+  let adapterFault: string | undefined;
+
+  async function queryVector(query: string): Promise<Float32Array> {
+    const cached = queryVectors.get(query);
+    if (cached !== undefined) return cached;
+    const embedder = await getEmbedder();
+    let [vector] = await embedder.embed([query]);
+    if (steps.queryAdapter && adapterFault === undefined) {
+      const { model, dim } = await embedder.info();
+      try {
+        const adapter = queryAdapterFor(model, dim);
+        if (adapter) vector = adaptQueryVector(adapter, vector!);
+      } catch (error) {
+        adapterFault = errorMessage(error);
+        logger?.warn({ err: adapterFault }, 'query adapter unavailable; dense retrieval uses the model\'s own query vectors');
+      }
     }
-    return store.searchDense(vector!, { limit: pool, filter });
+    queryVectors.set(query, vector!);
+    return vector!;
+  }
+
+  async function dense(query: string, filter: SearchFilter, pool: number): Promise<ScoredChunk[]> {
+    return store.searchDense(await queryVector(query), { limit: pool, filter });
   }
 
   return {
@@ -253,6 +276,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger }:
         ...(alsoAt.length > 0 ? { alsoAt } : {}),
       }));
       if (results.length === 0) warnings.push(...(await emptyFilterWarnings(store, request, filter)));
+      if (adapterFault !== undefined && mode !== 'lexical') warnings.push(`${adapterFault} Until then dense retrieval uses the model's own query vectors.`);
       return { results, mode, index: await readIndexFreshness(store), warnings };
     },
   };

@@ -49,6 +49,8 @@ export interface QdrantStore extends ChunkStore {
    * Hybrid search in one round trip (Query API): the dense and the `bm25` candidates are prefetched
    * with the filter and fused by reciprocal rank fusion (Qdrant's RRF, k = 60 as in the retriever).
    * Score is the RRF score (higher is better). With a query without terms, only the dense side ranks.
+   * `vector` is the query vector as dense search would use it: the retriever's, after its model's query
+   * adapter (retriever's query-adapter.ts), not the embedder's raw output. The retriever does not call this.
    */
   searchHybrid(vector: Float32Array, query: string, options: HybridQueryOptions): Promise<ScoredChunk[]>;
 }

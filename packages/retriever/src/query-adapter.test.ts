@@ -1,12 +1,24 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MonoragError } from '@monorag/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adaptQueryVector, BUNDLED_QUERY_ADAPTERS, bundledQueryAdapter, QUERY_ADAPTER_DIR, readQueryAdapter } from './query-adapter.js';
 
 const MINILM = 'sentence-transformers/all-MiniLM-L6-v2';
+
+// Files that fail to open with EACCES, as `chmod 000` makes them for any user but root (tests may run as root).
+const lockedFiles = vi.hoisted(() => new Set<string>());
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const openSync = ((file: string, ...rest: unknown[]) => {
+    if (lockedFiles.has(String(file))) throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES' });
+    return (actual.openSync as (...args: unknown[]) => number)(file, ...rest);
+  }) as typeof actual.openSync;
+  return { ...actual, default: { ...actual, openSync }, openSync };
+});
 
 describe('query adapter', () => {
   const dirs: string[] = [];
@@ -35,20 +47,73 @@ describe('query adapter', () => {
     expect(() => adaptQueryVector(adapter, Float32Array.from([1, 0, 0]))).toThrow(/3 dimensions .* 2-dimension/);
   });
 
+  /** The advice of every fault but a permission one: restore the two files where they are, then restart. */
+  const restore = (base: string): string =>
+    `restore it (\`git -C ${path.dirname(base)} checkout -- a.f32 a.json\` in a clone of monorag, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`;
+
   it('names the file and the fix when the matrix is short, altered or missing, or the metadata lacks a field', () => {
     const short = write([[1, 0], [0, 1]]);
     writeFileSync(`${short}.f32`, Buffer.alloc(8));
-    expect(() => readQueryAdapter(short)).toThrow(`The query adapter ${short}.f32 holds 8 bytes, not 16 (2 x 2 float32); restore it (\`git checkout -- packages/retriever/assets/query-adapter\` in a clone, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`);
+    expect(() => readQueryAdapter(short)).toThrow(`The query adapter ${short}.f32 holds 8 bytes, not 16 (2 x 2 float32); ${restore(short)}`);
     const altered = write([[1, 0], [0, 1]]);
     const bytes = readFileSync(`${altered}.f32`);
     bytes.writeFloatLE(3, 0);
     writeFileSync(`${altered}.f32`, bytes);
-    expect(() => readQueryAdapter(altered)).toThrow(`${altered}.f32 does not match the sha256 in ${altered}.json`);
+    expect(() => readQueryAdapter(altered)).toThrow(`The query adapter ${altered}.f32 does not match the sha256 in ${altered}.json; ${restore(altered)}`);
     const missing = write([[1]]);
     rmSync(`${missing}.f32`);
-    expect(() => readQueryAdapter(missing)).toThrow(new RegExp(`${missing}\\.f32 cannot be read \\(ENOENT`));
-    expect(() => readQueryAdapter(write([[1]], { dim: 'one' }))).toThrow(/a\.json lacks its model, dim or sha256/);
-    expect(() => readQueryAdapter(path.join(tmpdir(), 'monorag-no-such-adapter'))).toThrow(MonoragError);
+    expect(() => readQueryAdapter(missing)).toThrow(`The query adapter ${missing}.f32 is missing; ${restore(missing)}`);
+    expect(() => readQueryAdapter(write([[1]], { dim: 'one' }))).toThrow(/a\.json lacks its model, dim \(1-4096\) or sha256/);
+    const invalid = write([[1]]);
+    writeFileSync(`${invalid}.json`, '{"model": ');
+    expect(() => readQueryAdapter(invalid)).toThrow(new RegExp(`a\\.json is not valid JSON \\(`));
+    const error = (() => {
+      try {
+        readQueryAdapter(path.join(tmpdir(), 'monorag-no-such-adapter'));
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(MonoragError);
+    expect((error as MonoragError).code).toBe('FILE_UNREADABLE');
+  });
+
+  it('refuses a named pipe, a device or a directory in the files\' place without blocking or reading it', () => {
+    const pipe = write([[1]]);
+    rmSync(`${pipe}.f32`);
+    execFileSync('mkfifo', [`${pipe}.f32`]);
+    expect(() => readQueryAdapter(pipe)).toThrow(`The query adapter ${pipe}.f32 is a named pipe (FIFO), not the regular file it should be; ${restore(pipe)}`);
+    const zero = write([[1]]);
+    rmSync(`${zero}.f32`);
+    symlinkSync('/dev/zero', `${zero}.f32`);
+    expect(() => readQueryAdapter(zero)).toThrow(`The query adapter ${zero}.f32 is a character device, not the regular file it should be; ${restore(zero)}`);
+    const folder = write([[1]]);
+    rmSync(`${folder}.json`);
+    mkdirSync(`${folder}.json`);
+    expect(() => readQueryAdapter(folder)).toThrow(`The query adapter ${folder}.json is a directory, not the regular file it should be; ${restore(folder)}`);
+  });
+
+  it('says to make an unreadable file readable, since restoring it from git keeps its permissions', () => {
+    const base = write([[1]]);
+    lockedFiles.add(`${base}.f32`);
+    try {
+      expect(() => readQueryAdapter(base)).toThrow(
+        `The query adapter ${base}.f32 cannot be read (EACCES: permission denied); make it readable by this user (\`chmod a+r ${base}.f32\`), then restart monorag.`,
+      );
+    } finally {
+      lockedFiles.clear();
+    }
+  });
+
+  it('counts bundled metadata that names another model as damage, not as "no adapter"', () => {
+    const copy = mkdtempSync(path.join(tmpdir(), 'monorag-adapter-'));
+    dirs.push(copy);
+    for (const ext of ['f32', 'json']) copyFileSync(path.join(QUERY_ADAPTER_DIR, `all-MiniLM-L6-v2.${ext}`), path.join(copy, `all-MiniLM-L6-v2.${ext}`));
+    const metaFile = path.join(copy, 'all-MiniLM-L6-v2.json');
+    writeFileSync(metaFile, readFileSync(metaFile, 'utf8').replace(`"model": "${MINILM}"`, '"model": "all-MiniLM-L6-v2"'));
+    expect(() => bundledQueryAdapter(MINILM, 384, copy)).toThrow(
+      `The query adapter ${metaFile} records the model "all-MiniLM-L6-v2", not "${MINILM}"; restore it (\`git -C ${copy} checkout -- all-MiniLM-L6-v2.f32 all-MiniLM-L6-v2.json\` in a clone of monorag, or reinstall monorag), then restart monorag.`,
+    );
   });
 
   it('bundles an adapter for all-MiniLM-L6-v2 only, fitted on pairs outside the eval corpora', () => {

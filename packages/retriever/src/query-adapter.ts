@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode, MonoragError } from '@monorag/shared';
+import { describeKind } from './read-regular-file.js';
 
 /**
  * A linear map applied to a query's embedding before dense search: `q' = M q / |M q|`. Fitted by
@@ -28,33 +30,80 @@ export const BUNDLED_QUERY_ADAPTERS: Readonly<Record<string, string>> = {
   'sentence-transformers/all-MiniLM-L6-v2': 'all-MiniLM-L6-v2',
 };
 
+/** Largest `.json` metadata read, in bytes: the fit writes about 50 KB (the probe's vectors). */
+const MAX_META_BYTES = 1_000_000;
+
+/** Why an adapter file cannot be used, and what to do about it. */
+class AdapterFault extends Error {}
+
+/**
+ * The bytes of `file`, which must be a regular file of at most `maxBytes` bytes. The kind is checked
+ * before opening and again through the handle, which is opened non-blocking: a named pipe or a link to
+ * `/dev/zero` in the adapter's place is refused, never read.
+ * @throws AdapterFault saying what the file is or why it cannot be read.
+ */
+function readAdapterFile(file: string, maxBytes: number): Buffer {
+  let fd: number | undefined;
+  try {
+    const check = (info: Stats): void => {
+      if (!info.isFile()) throw new AdapterFault(`is ${describeKind(info)}, not the regular file it should be`);
+      if (info.size > maxBytes) throw new AdapterFault(`is ${info.size} bytes, more than the ${maxBytes} an adapter file can be`);
+    };
+    check(statSync(file));
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    check(fstatSync(fd));
+    return readFileSync(fd);
+  } catch (error) {
+    if (error instanceof AdapterFault) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new AdapterFault('is missing');
+    if (code === 'EACCES' || code === 'EPERM') throw new AdapterFault(`cannot be read (${code}: permission denied)`, { cause: 'permission' });
+    throw new AdapterFault(`cannot be read (${code ?? (error as Error).message})`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /**
  * Reads an adapter written by eval/adapter/fit_query_adapter.py: `<base>.json` (model, dim, sha256)
- * and `<base>.f32` (dim * dim float32 little-endian, row-major).
- * @throws MonoragError `FILE_UNREADABLE` naming the file when either is missing, unreadable, of the wrong size
- *   or with another sha256 than its metadata records; the message says how to restore it.
+ * and `<base>.f32` (dim * dim float32 little-endian, row-major). Both must be regular files.
+ * @throws MonoragError `FILE_UNREADABLE` naming the file when either is missing, not a regular file,
+ *   unreadable, of the wrong size or with another sha256 than its metadata records. The message says
+ *   what to do: make it readable (permissions), or restore it (`git -C <its folder> checkout`, a
+ *   reinstall, or `pnpm adapter:train`); then restart monorag, which reads the adapter once.
  */
 export function readQueryAdapter(base: string): QueryAdapter {
-  const fault = (file: string, why: string): MonoragError =>
-    new MonoragError(ErrorCode.FILE_UNREADABLE, `The query adapter ${file} ${why}; restore it (\`git checkout -- packages/retriever/assets/query-adapter\` in a clone, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`);
+  const folder = path.dirname(base);
+  const name = path.basename(base);
+  const fault = (file: string, why: string, permission = false): MonoragError =>
+    new MonoragError(
+      ErrorCode.FILE_UNREADABLE,
+      permission
+        ? `The query adapter ${file} ${why}; make it readable by this user (\`chmod a+r ${file}\`), then restart monorag.`
+        : `The query adapter ${file} ${why}; restore it (\`git -C ${folder} checkout -- ${name}.f32 ${name}.json\` in a clone of monorag, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`,
+    );
+  const read = (file: string, maxBytes: number): Buffer => {
+    try {
+      return readAdapterFile(file, maxBytes);
+    } catch (error) {
+      if (error instanceof AdapterFault) throw fault(file, error.message, error.cause === 'permission');
+      throw error;
+    }
+  };
   let meta: { model?: unknown; dim?: unknown; sha256?: unknown };
+  const metaBytes = read(`${base}.json`, MAX_META_BYTES);
   try {
-    meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as typeof meta;
+    meta = JSON.parse(metaBytes.toString('utf8')) as typeof meta;
   } catch (error) {
-    throw fault(`${base}.json`, `cannot be read (${(error as Error).message})`);
+    throw fault(`${base}.json`, `is not valid JSON (${(error as Error).message})`);
   }
-  const { model, dim, sha256 } = meta;
-  if (typeof model !== 'string' || typeof dim !== 'number' || !Number.isInteger(dim) || dim < 1 || typeof sha256 !== 'string') {
-    throw fault(`${base}.json`, 'lacks its model, dim or sha256');
+  const { model, dim, sha256 } = meta ?? {};
+  if (typeof model !== 'string' || typeof dim !== 'number' || !Number.isInteger(dim) || dim < 1 || dim > 4096 || typeof sha256 !== 'string') {
+    throw fault(`${base}.json`, 'lacks its model, dim (1-4096) or sha256');
   }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(`${base}.f32`);
-  } catch (error) {
-    throw fault(`${base}.f32`, `cannot be read (${(error as Error).message})`);
-  }
+  const bytes = read(`${base}.f32`, dim * dim * 4);
   if (bytes.length !== dim * dim * 4) throw fault(`${base}.f32`, `holds ${bytes.length} bytes, not ${dim * dim * 4} (${dim} x ${dim} float32)`);
-  if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw fault(`${base}.f32`, `does not match the sha256 in ${base}.json`);
+  if (createHash('sha256').update(bytes).digest('hex') !== sha256.toLowerCase()) throw fault(`${base}.f32`, `does not match the sha256 in ${base}.json`);
   const matrix = new Float32Array(dim * dim);
   for (let i = 0; i < matrix.length; i++) matrix[i] = bytes.readFloatLE(i * 4);
   return { model, dim, matrix };
@@ -65,17 +114,27 @@ const bundled = new Map<string, QueryAdapter>();
 /**
  * The bundled adapter for an embedding model, or undefined when none was fitted for it (any model
  * but all-MiniLM-L6-v2 is searched with its own vectors). Read once per process.
- * @throws MonoragError from {@link readQueryAdapter} when the bundled files are damaged.
+ * @param dir where the adapters are; {@link QUERY_ADAPTER_DIR} unless a test gives a copy.
+ * @throws MonoragError `FILE_UNREADABLE` from {@link readQueryAdapter} when the bundled files are damaged, or
+ *   when the metadata records another model than the one it is bundled for.
  */
-export function bundledQueryAdapter(model: string, dim: number): QueryAdapter | undefined {
+export function bundledQueryAdapter(model: string, dim: number, dir: string = QUERY_ADAPTER_DIR): QueryAdapter | undefined {
   const name = BUNDLED_QUERY_ADAPTERS[model];
   if (name === undefined) return undefined;
-  let adapter = bundled.get(name);
+  const base = path.join(dir, name);
+  let adapter = bundled.get(base);
   if (adapter === undefined) {
-    adapter = readQueryAdapter(`${QUERY_ADAPTER_DIR}${name}`);
-    bundled.set(name, adapter);
+    adapter = readQueryAdapter(base);
+    if (adapter.model !== model) {
+      throw new MonoragError(
+        ErrorCode.FILE_UNREADABLE,
+        `The query adapter ${base}.json records the model ${JSON.stringify(adapter.model)}, not ${JSON.stringify(model)}; restore it (\`git -C ${dir} checkout -- ${name}.f32 ${name}.json\` in a clone of monorag, or reinstall monorag), then restart monorag.`,
+      );
+    }
+    bundled.set(base, adapter);
   }
-  return adapter.model === model && adapter.dim === dim ? adapter : undefined;
+  // The same model id with another dimension is another model: its own vectors are used.
+  return adapter.dim === dim ? adapter : undefined;
 }
 
 /**

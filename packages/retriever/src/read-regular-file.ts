@@ -3,7 +3,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { ErrorCode, MonoragError } from '@monorag/shared';
 
 /** What a path that is not a regular file is, in words (`a directory`, `a named pipe (FIFO)`, ...). */
-function describeKind(info: Stats): string {
+export function describeKind(info: Stats): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a named pipe (FIFO)';
   if (info.isSocket()) return 'a socket';

@@ -11,13 +11,13 @@ const MINILM = 'sentence-transformers/all-MiniLM-L6-v2';
 
 // Files that fail to open with EACCES, as `chmod 000` makes them for any user but root (tests may run as root).
 const lockedFiles = vi.hoisted(() => new Set<string>());
-vi.mock('node:fs', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs')>();
-  const openSync = ((file: string, ...rest: unknown[]) => {
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  const open = (async (file: string, ...rest: unknown[]) => {
     if (lockedFiles.has(String(file))) throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES' });
-    return (actual.openSync as (...args: unknown[]) => number)(file, ...rest);
-  }) as typeof actual.openSync;
-  return { ...actual, default: { ...actual, openSync }, openSync };
+    return (actual.open as (...args: unknown[]) => Promise<unknown>)(file, ...rest);
+  }) as typeof actual.open;
+  return { ...actual, default: { ...actual, open }, open };
 });
 
 describe('query adapter', () => {
@@ -37,8 +37,8 @@ describe('query adapter', () => {
     return base;
   }
 
-  it('maps q to M q / |M q|, M row-major', () => {
-    const adapter = readQueryAdapter(write([[2, 0], [1, 1]]));
+  it('maps q to M q / |M q|, M row-major', async () => {
+    const adapter = await readQueryAdapter(write([[2, 0], [1, 1]]));
     expect(adapter).toMatchObject({ model: 'm', dim: 2 });
     const out = adaptQueryVector(adapter, Float32Array.from([1, 0]));
     // M [1, 0] = [2, 1]; |[2, 1]| = sqrt(5)
@@ -51,53 +51,50 @@ describe('query adapter', () => {
   const restore = (base: string): string =>
     `restore it (\`git -C ${path.dirname(base)} checkout -- a.f32 a.json\` in a clone of monorag, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`;
 
-  it('names the file and the fix when the matrix is short, altered or missing, or the metadata lacks a field', () => {
+  it('names the file and the fix when the matrix is short, altered or missing, or the metadata lacks a field', async () => {
     const short = write([[1, 0], [0, 1]]);
     writeFileSync(`${short}.f32`, Buffer.alloc(8));
-    expect(() => readQueryAdapter(short)).toThrow(`The query adapter ${short}.f32 holds 8 bytes, not 16 (2 x 2 float32); ${restore(short)}`);
+    await expect(readQueryAdapter(short)).rejects.toThrow(`The query adapter ${short}.f32 holds 8 bytes, not 16 (2 x 2 float32); ${restore(short)}`);
     const altered = write([[1, 0], [0, 1]]);
     const bytes = readFileSync(`${altered}.f32`);
     bytes.writeFloatLE(3, 0);
     writeFileSync(`${altered}.f32`, bytes);
-    expect(() => readQueryAdapter(altered)).toThrow(`The query adapter ${altered}.f32 does not match the sha256 in ${altered}.json; ${restore(altered)}`);
+    await expect(readQueryAdapter(altered)).rejects.toThrow(`The query adapter ${altered}.f32 does not match the sha256 in ${altered}.json; ${restore(altered)}`);
     const missing = write([[1]]);
     rmSync(`${missing}.f32`);
-    expect(() => readQueryAdapter(missing)).toThrow(`The query adapter ${missing}.f32 is missing; ${restore(missing)}`);
-    expect(() => readQueryAdapter(write([[1]], { dim: 'one' }))).toThrow(/a\.json lacks its model, dim \(1-4096\) or sha256/);
+    await expect(readQueryAdapter(missing)).rejects.toThrow(`The query adapter ${missing}.f32 is missing; ${restore(missing)}`);
+    await expect(readQueryAdapter(write([[1]], { dim: 'one' }))).rejects.toThrow(/a\.json lacks its model, dim \(1-4096\) or sha256/);
     const invalid = write([[1]]);
     writeFileSync(`${invalid}.json`, '{"model": ');
-    expect(() => readQueryAdapter(invalid)).toThrow(new RegExp(`a\\.json is not valid JSON \\(`));
-    const error = (() => {
-      try {
-        readQueryAdapter(path.join(tmpdir(), 'monorag-no-such-adapter'));
-      } catch (thrown) {
-        return thrown;
-      }
-    })();
+    await expect(readQueryAdapter(invalid)).rejects.toThrow(new RegExp(`a\\.json is not valid JSON \\(`));
+    const error = await readQueryAdapter(path.join(tmpdir(), 'monorag-no-such-adapter')).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(MonoragError);
     expect((error as MonoragError).code).toBe('FILE_UNREADABLE');
   });
 
-  it('refuses a named pipe, a device or a directory in the files\' place without blocking or reading it', () => {
+  it('refuses a named pipe, a device or a directory in the files\' place without blocking or reading it', async () => {
     const pipe = write([[1]]);
     rmSync(`${pipe}.f32`);
     execFileSync('mkfifo', [`${pipe}.f32`]);
-    expect(() => readQueryAdapter(pipe)).toThrow(`The query adapter ${pipe}.f32 is a named pipe (FIFO), not the regular file it should be; ${restore(pipe)}`);
+    await expect(readQueryAdapter(pipe)).rejects.toThrow(`The query adapter ${pipe}.f32 is a named pipe (FIFO), not the regular file it should be; ${restore(pipe)}`);
     const zero = write([[1]]);
     rmSync(`${zero}.f32`);
     symlinkSync('/dev/zero', `${zero}.f32`);
-    expect(() => readQueryAdapter(zero)).toThrow(`The query adapter ${zero}.f32 is a character device, not the regular file it should be; ${restore(zero)}`);
+    await expect(readQueryAdapter(zero)).rejects.toThrow(`The query adapter ${zero}.f32 is a character device, not the regular file it should be; ${restore(zero)}`);
     const folder = write([[1]]);
     rmSync(`${folder}.json`);
     mkdirSync(`${folder}.json`);
-    expect(() => readQueryAdapter(folder)).toThrow(`The query adapter ${folder}.json is a directory, not the regular file it should be; ${restore(folder)}`);
+    await expect(readQueryAdapter(folder)).rejects.toThrow(`The query adapter ${folder}.json is a directory, not the regular file it should be; ${restore(folder)}`);
   });
 
-  it('says to make an unreadable file readable, since restoring it from git keeps its permissions', () => {
+  it('says to make an unreadable file readable, since restoring it from git keeps its permissions', async () => {
     const base = write([[1]]);
     lockedFiles.add(`${base}.f32`);
     try {
-      expect(() => readQueryAdapter(base)).toThrow(
+      await expect(readQueryAdapter(base)).rejects.toThrow(
         `The query adapter ${base}.f32 cannot be read (EACCES: permission denied); make it readable by this user (\`chmod a+r ${base}.f32\`), then restart monorag.`,
       );
     } finally {
@@ -105,19 +102,19 @@ describe('query adapter', () => {
     }
   });
 
-  it('counts bundled metadata that names another model as damage, not as "no adapter"', () => {
+  it('counts bundled metadata that names another model as damage, not as "no adapter"', async () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'monorag-adapter-'));
     dirs.push(copy);
     for (const ext of ['f32', 'json']) copyFileSync(path.join(QUERY_ADAPTER_DIR, `all-MiniLM-L6-v2.${ext}`), path.join(copy, `all-MiniLM-L6-v2.${ext}`));
     const metaFile = path.join(copy, 'all-MiniLM-L6-v2.json');
     writeFileSync(metaFile, readFileSync(metaFile, 'utf8').replace(`"model": "${MINILM}"`, '"model": "all-MiniLM-L6-v2"'));
-    expect(() => bundledQueryAdapter(MINILM, 384, copy)).toThrow(
+    await expect(bundledQueryAdapter(MINILM, 384, copy)).rejects.toThrow(
       `The query adapter ${metaFile} records the model "all-MiniLM-L6-v2", not "${MINILM}"; restore it (\`git -C ${copy} checkout -- all-MiniLM-L6-v2.f32 all-MiniLM-L6-v2.json\` in a clone of monorag, or reinstall monorag), then restart monorag.`,
     );
   });
 
-  it('bundles an adapter for all-MiniLM-L6-v2 only, fitted on pairs outside the eval corpora', () => {
-    const adapter = bundledQueryAdapter(MINILM, 384);
+  it('bundles an adapter for all-MiniLM-L6-v2 only, fitted on pairs outside the eval corpora', async () => {
+    const adapter = await bundledQueryAdapter(MINILM, 384);
     expect(adapter?.matrix).toHaveLength(384 * 384);
     const meta = JSON.parse(readFileSync(path.join(QUERY_ADAPTER_DIR, `${BUNDLED_QUERY_ADAPTERS[MINILM]}.json`), 'utf8')) as {
       model: string; lambda: number; pairs: number; probe: { query: string; vector: number[]; adapted: number[] }[];
@@ -131,8 +128,8 @@ describe('query adapter', () => {
       const out = adaptQueryVector(adapter!, Float32Array.from(vector));
       expect(Math.max(...Array.from(out, (value, i) => Math.abs(value - adapted[i]!))), query).toBeLessThan(1e-5);
     }
-    expect(bundledQueryAdapter(MINILM, 768)).toBeUndefined();
-    expect(bundledQueryAdapter('fake-hash-embedder', 384)).toBeUndefined();
+    expect(await bundledQueryAdapter(MINILM, 768)).toBeUndefined();
+    expect(await bundledQueryAdapter('fake-hash-embedder', 384)).toBeUndefined();
     // A unit vector stays a unit vector, moved but not far: the map is shrunk toward the identity.
     const q = new Float32Array(384).fill(1 / Math.sqrt(384));
     const out = adaptQueryVector(adapter!, q);

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { describeKind } from './read-regular-file.js';
+import { describeKind, readRegularBytes } from './read-regular-file.js';
 
 /**
  * A linear map applied to a query's embedding before dense search: `q' = M q / |M q|`. Fitted by
@@ -33,46 +32,15 @@ export const BUNDLED_QUERY_ADAPTERS: Readonly<Record<string, string>> = {
 /** Largest `.json` metadata read, in bytes: the fit writes about 50 KB (the probe's vectors). */
 const MAX_META_BYTES = 1_000_000;
 
-/** Why an adapter file cannot be used, and what to do about it. */
-class AdapterFault extends Error {}
-
-/**
- * The bytes of `file`, which must be a regular file of at most `maxBytes` bytes. The kind is checked
- * before opening and again through the handle, which is opened non-blocking: a named pipe or a link to
- * `/dev/zero` in the adapter's place is refused, never read.
- * @throws AdapterFault saying what the file is or why it cannot be read.
- */
-function readAdapterFile(file: string, maxBytes: number): Buffer {
-  let fd: number | undefined;
-  try {
-    const check = (info: Stats): void => {
-      if (!info.isFile()) throw new AdapterFault(`is ${describeKind(info)}, not the regular file it should be`);
-      if (info.size > maxBytes) throw new AdapterFault(`is ${info.size} bytes, more than the ${maxBytes} an adapter file can be`);
-    };
-    check(statSync(file));
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    check(fstatSync(fd));
-    return readFileSync(fd);
-  } catch (error) {
-    if (error instanceof AdapterFault) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new AdapterFault('is missing');
-    if (code === 'EACCES' || code === 'EPERM') throw new AdapterFault(`cannot be read (${code}: permission denied)`, { cause: 'permission' });
-    throw new AdapterFault(`cannot be read (${code ?? (error as Error).message})`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /**
  * Reads an adapter written by eval/adapter/fit_query_adapter.py: `<base>.json` (model, dim, sha256)
- * and `<base>.f32` (dim * dim float32 little-endian, row-major). Both must be regular files.
+ * and `<base>.f32` (dim * dim float32 little-endian, row-major). Both must be regular files ({@link readRegularBytes}).
  * @throws MonoragError `FILE_UNREADABLE` naming the file when either is missing, not a regular file,
  *   unreadable, of the wrong size or with another sha256 than its metadata records. The message says
  *   what to do: make it readable (permissions), or restore it (`git -C <its folder> checkout`, a
  *   reinstall, or `pnpm adapter:train`); then restart monorag, which reads the adapter once.
  */
-export function readQueryAdapter(base: string): QueryAdapter {
+export async function readQueryAdapter(base: string): Promise<QueryAdapter> {
   const folder = path.dirname(base);
   const name = path.basename(base);
   const fault = (file: string, why: string, permission = false): MonoragError =>
@@ -82,16 +50,19 @@ export function readQueryAdapter(base: string): QueryAdapter {
         ? `The query adapter ${file} ${why}; make it readable by this user (\`chmod a+r ${file}\`), then restart monorag.`
         : `The query adapter ${file} ${why}; restore it (\`git -C ${folder} checkout -- ${name}.f32 ${name}.json\` in a clone of monorag, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`,
     );
-  const read = (file: string, maxBytes: number): Buffer => {
-    try {
-      return readAdapterFile(file, maxBytes);
-    } catch (error) {
-      if (error instanceof AdapterFault) throw fault(file, error.message, error.cause === 'permission');
-      throw error;
-    }
-  };
+  // Regular files only: a named pipe or a link to `/dev/zero` in the adapter's place is refused, never read.
+  const read = (file: string, maxBytes: number): Promise<Buffer> =>
+    readRegularBytes(file, maxBytes, {
+      notRegular: (info) => fault(file, `is ${describeKind(info)}, not the regular file it should be`),
+      tooLarge: (size) => fault(file, `is ${size} bytes, more than the ${maxBytes} an adapter file can be`),
+      unreadable: ({ code, message }) => {
+        if (code === 'ENOENT') return fault(file, 'is missing');
+        if (code === 'EACCES' || code === 'EPERM') return fault(file, `cannot be read (${code}: permission denied)`, true);
+        return fault(file, `cannot be read (${code ?? message})`);
+      },
+    });
   let meta: { model?: unknown; dim?: unknown; sha256?: unknown };
-  const metaBytes = read(`${base}.json`, MAX_META_BYTES);
+  const metaBytes = await read(`${base}.json`, MAX_META_BYTES);
   try {
     meta = JSON.parse(metaBytes.toString('utf8')) as typeof meta;
   } catch (error) {
@@ -101,7 +72,7 @@ export function readQueryAdapter(base: string): QueryAdapter {
   if (typeof model !== 'string' || typeof dim !== 'number' || !Number.isInteger(dim) || dim < 1 || dim > 4096 || typeof sha256 !== 'string') {
     throw fault(`${base}.json`, 'lacks its model, dim (1-4096) or sha256');
   }
-  const bytes = read(`${base}.f32`, dim * dim * 4);
+  const bytes = await read(`${base}.f32`, dim * dim * 4);
   if (bytes.length !== dim * dim * 4) throw fault(`${base}.f32`, `holds ${bytes.length} bytes, not ${dim * dim * 4} (${dim} x ${dim} float32)`);
   if (createHash('sha256').update(bytes).digest('hex') !== sha256.toLowerCase()) throw fault(`${base}.f32`, `does not match the sha256 in ${base}.json`);
   const matrix = new Float32Array(dim * dim);
@@ -118,13 +89,13 @@ const bundled = new Map<string, QueryAdapter>();
  * @throws MonoragError `FILE_UNREADABLE` from {@link readQueryAdapter} when the bundled files are damaged, or
  *   when the metadata records another model than the one it is bundled for.
  */
-export function bundledQueryAdapter(model: string, dim: number, dir: string = QUERY_ADAPTER_DIR): QueryAdapter | undefined {
+export async function bundledQueryAdapter(model: string, dim: number, dir: string = QUERY_ADAPTER_DIR): Promise<QueryAdapter | undefined> {
   const name = BUNDLED_QUERY_ADAPTERS[model];
   if (name === undefined) return undefined;
   const base = path.join(dir, name);
   let adapter = bundled.get(base);
   if (adapter === undefined) {
-    adapter = readQueryAdapter(base);
+    adapter = await readQueryAdapter(base);
     if (adapter.model !== model) {
       throw new MonoragError(
         ErrorCode.FILE_UNREADABLE,

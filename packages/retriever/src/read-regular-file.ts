@@ -12,51 +12,74 @@ export function describeKind(info: Stats): string {
   return 'not a regular file';
 }
 
-/** Refuses `info` unless it is a regular file of at most `maxFileBytes` bytes. */
-function checkRegular(info: Stats, rel: string, maxFileBytes: number): void {
-  if (!info.isFile()) {
-    const kind = describeKind(info);
-    const what = kind === 'not a regular file' ? kind : `${kind}, not a regular file`;
-    throw new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${rel || '.'} is ${what}; only regular files can be read.`, { argument: 'path' });
-  }
-  if (info.size > maxFileBytes) {
-    throw new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${rel} is ${info.size} bytes, over the ${maxFileBytes}-byte limit for reading.`, { argument: 'path' });
-  }
-}
-
-/** A `FILE_UNREADABLE` error for a failed open or read of `rel`. */
-function unreadable(rel: string, error: unknown): MonoragError {
-  return new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${rel}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, { cause: error });
+/** The errors {@link readRegularBytes} throws, worded by its caller. */
+export interface RegularFileFaults {
+  /** `info` is a directory, named pipe, socket or device ({@link describeKind} says which). */
+  notRegular(info: Stats): Error;
+  /** The file is `size` bytes, over the limit. */
+  tooLarge(size: number): Error;
+  /** `stat`, `open` or the read failed with `error` (ENOENT, EACCES, ...). */
+  unreadable(error: NodeJS.ErrnoException): Error;
 }
 
 /**
- * Reads the whole of `abs` (repo-relative `rel`, named in errors), which must be a regular file. Never
- * blocks on a special file: the kind is checked before opening, and the file is opened non-blocking and
- * checked again through its handle, so a named pipe put in its place in between is refused, not read.
- * @param maxFileBytes files larger than this many bytes are refused.
- * @throws MonoragError `INVALID_ARGUMENT` for a directory, named pipe, socket or device (naming the path
- *   and what it is), `FILE_UNREADABLE` for a file over `maxFileBytes` or one that cannot be opened or read.
+ * Reads the whole of `abs`, which must be a regular file of at most `maxBytes` bytes. Never blocks on a
+ * special file: the kind is checked before opening, and the file is opened non-blocking and checked
+ * again through its handle, so a named pipe put in its place in between is refused, not read.
+ * @throws the error `faults` makes for what went wrong.
  */
-export async function readRegularFile(abs: string, rel: string, maxFileBytes: number): Promise<Buffer> {
+export async function readRegularBytes(abs: string, maxBytes: number, faults: RegularFileFaults): Promise<Buffer> {
+  const check = (info: Stats): void => {
+    if (!info.isFile()) throw faults.notRegular(info);
+    if (info.size > maxBytes) throw faults.tooLarge(info.size);
+  };
   let info: Stats;
   try {
     info = await stat(abs);
   } catch (error) {
-    throw unreadable(rel, error);
+    throw faults.unreadable(error as NodeJS.ErrnoException);
   }
-  checkRegular(info, rel, maxFileBytes);
+  check(info);
   let handle: FileHandle;
   try {
     handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    throw unreadable(rel, error);
+    throw faults.unreadable(error as NodeJS.ErrnoException);
   }
   try {
-    checkRegular(await handle.stat(), rel, maxFileBytes);
-    return await handle.readFile();
-  } catch (error) {
-    throw error instanceof MonoragError ? error : unreadable(rel, error);
+    let again: Stats;
+    try {
+      again = await handle.stat();
+    } catch (error) {
+      throw faults.unreadable(error as NodeJS.ErrnoException);
+    }
+    check(again);
+    try {
+      return await handle.readFile();
+    } catch (error) {
+      throw faults.unreadable(error as NodeJS.ErrnoException);
+    }
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads the whole of `abs` (repo-relative `rel`, named in errors), which must be a regular file
+ * ({@link readRegularBytes}: never blocks on a special file).
+ * @param maxFileBytes files larger than this many bytes are refused.
+ * @throws MonoragError `INVALID_ARGUMENT` for a directory, named pipe, socket or device (naming the path
+ *   and what it is), `FILE_UNREADABLE` for a file over `maxFileBytes` or one that cannot be opened or read.
+ */
+export function readRegularFile(abs: string, rel: string, maxFileBytes: number): Promise<Buffer> {
+  return readRegularBytes(abs, maxFileBytes, {
+    notRegular: (info) => {
+      const kind = describeKind(info);
+      const what = kind === 'not a regular file' ? kind : `${kind}, not a regular file`;
+      return new MonoragError(ErrorCode.INVALID_ARGUMENT, `Argument "path": ${rel || '.'} is ${what}; only regular files can be read.`, { argument: 'path' });
+    },
+    tooLarge: (size) =>
+      new MonoragError(ErrorCode.FILE_UNREADABLE, `Argument "path": ${rel} is ${size} bytes, over the ${maxFileBytes}-byte limit for reading.`, { argument: 'path' }),
+    unreadable: (error) => new MonoragError(ErrorCode.FILE_UNREADABLE, `Cannot read ${rel}: ${error.code ?? error.message}.`, { cause: error }),
+  });
 }

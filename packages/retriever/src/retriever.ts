@@ -83,7 +83,7 @@ export interface RetrieverOptions {
    * The query adapter of an embedding model (id, dimension), or undefined for none; default
    * {@link bundledQueryAdapter}. A throw is reported once in the log and in each dense search's warnings.
    */
-  queryAdapterFor?: (model: string, dim: number) => QueryAdapter | undefined;
+  queryAdapterFor?: (model: string, dim: number) => Promise<QueryAdapter | undefined> | QueryAdapter | undefined;
 }
 
 /**
@@ -161,7 +161,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger, q
     if (steps.queryAdapter && adapterFault === undefined) {
       const { model, dim } = await embedder.info();
       try {
-        const adapter = queryAdapterFor(model, dim);
+        const adapter = await queryAdapterFor(model, dim);
         if (adapter) vector = adaptQueryVector(adapter, vector!);
       } catch (error) {
         adapterFault = errorMessage(error);

@@ -1,12 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EMBEDDER_STATE_FILE } from '@monorag/embedder-client';
 import { loadConfig, type Logger } from '@monorag/shared';
 import { describe, expect, it } from 'vitest';
 import { createProjectEmbedder } from './embedder-factory.js';
+import { serveEmbeddings } from './test-embedding-server.js';
 import type { ProjectContext } from './project-context.js';
 
 describe('createProjectEmbedder (managed server)', () => {
@@ -50,27 +49,3 @@ describe('createProjectEmbedder (managed server)', () => {
     }
   });
 });
-
-/** A minimal embedding server (`/health`, `/info`, `POST /embed` with 4-dim vectors) on a free loopback port. */
-async function serveEmbeddings(): Promise<{ server: Server; port: number; url: string; embedded: () => number }> {
-  let embedded = 0;
-  const server = createServer((req, res) => {
-    const send = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.url === '/health') return send(200, { status: 'ok' });
-    if (req.url === '/info') return send(200, { model: 'fake-4', dim: 4, maxSeqLength: 256 });
-    if (req.method !== 'POST' || req.url !== '/embed') return send(404, { detail: 'not found' });
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => {
-      const { texts } = JSON.parse(Buffer.concat(parts).toString('utf8')) as { texts: string[] };
-      embedded += texts.length;
-      send(200, { embeddings: texts.map(() => [1, 0, 0, 0]), model: 'fake-4', dim: 4 });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, port, url: `http://127.0.0.1:${port}`, embedded: () => embedded };
-}

@@ -61,7 +61,9 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
     });
     return checked;
   };
-  const inner = createRetriever({ store, getEmbedder, limits: context.config.search, logger: context.logger });
+  const inner = createRetriever({
+    store, getEmbedder, limits: context.config.search, logger: context.logger, ranking: { queryAdapter: context.config.search.queryAdapter },
+  });
   const retriever: Retriever = {
     search: async (request, trace) => {
       await follow();

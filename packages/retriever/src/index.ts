@@ -24,6 +24,7 @@ export { isTestPath } from './test-paths.js';
 export { applyFileEvidence, FILE_EVIDENCE_WEIGHT } from './apply-file-evidence.js';
 export { resolveFileScope } from './resolve-file-scope.js';
 export { adaptQueryVector, BUNDLED_QUERY_ADAPTERS, bundledQueryAdapter, QUERY_ADAPTER_DIR, readQueryAdapter, type QueryAdapter } from './query-adapter.js';
+export { queryAdapterStatus, type QueryAdapterStatus } from './query-adapter-status.js';
 export { readIndexFreshness, type FreshnessProbe, type IndexFreshness, type QueueBacklog } from './index-freshness.js';
 export { searchWithFreshness } from './search-with-freshness.js';
 export { makeSnippet, matchingLine, SNIPPET_GAP } from './snippet.js';

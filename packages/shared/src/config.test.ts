@@ -52,6 +52,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads search.queryAdapter from monorag.json and MONORAG_QUERY_ADAPTER (default on)', () => {
+    expect(loadConfig({ projectRoot: tempRoot(), env: {} }).search.queryAdapter).toBe(true);
+    expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_QUERY_ADAPTER: 'OFF' } }).search.queryAdapter).toBe(false);
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ search: { queryAdapter: false } }));
+    expect(loadConfig({ projectRoot: root, env: {} }).search.queryAdapter).toBe(false);
+    expect(loadConfig({ projectRoot: root, env: { MONORAG_QUERY_ADAPTER: '1' } }).search.queryAdapter).toBe(true);
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_QUERY_ADAPTER: 'sometimes' } })).toThrowError(
+      'Invalid configuration value for "search.queryAdapter": must be true or false (in the environment also 1 / 0, yes / no, on / off). It comes from the environment variable MONORAG_QUERY_ADAPTER; fix it there.',
+    );
+  });
+
   it('says which values MONORAG_REDACT_SECRETS accepts (a trial got "Invalid input")', () => {
     expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_REDACT_SECRETS: 'Off' } }).index.redactSecrets).toBe(false);
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_REDACT_SECRETS: 'maybe' } })).toThrowError(

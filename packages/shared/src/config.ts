@@ -18,6 +18,11 @@ function fromDecimal(value: unknown): unknown {
   return Number.isNaN(n) ? value : n;
 }
 
+/** A boolean setting: JSON true/false, or in the environment also 1 / 0, yes / no, on / off (zod's `stringbool`). */
+function booleanSetting() {
+  return z.union([z.boolean(), z.stringbool()], { error: 'must be true or false (in the environment also 1 / 0, yes / no, on / off)' });
+}
+
 /** A whole number >= 1 (at most `max`), from a number or decimal digits. */
 function positiveInt(max?: number) {
   const whole = z.number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a whole number in decimal digits' : undefined) }).int().positive();
@@ -68,7 +73,7 @@ export const configSchema = z.strictObject({
        * left out either way, and `get_file_context` redacts regardless. Env `MONORAG_REDACT_SECRETS`
        * (`true`/`false`). Default true.
        */
-      redactSecrets: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false (in the environment also 1 / 0, yes / no, on / off)' }).default(true),
+      redactSecrets: booleanSetting().default(true),
     })
     .default({ maxFileBytes: 1024 * 1024, concurrency: 4, cacheRetentionDays: 30, redactSecrets: true }),
   embedding: z
@@ -144,6 +149,12 @@ export const configSchema = z.strictObject({
       maxQueryChars: positiveInt().default(2000),
       /** Snippet size in characters. */
       snippetChars: positiveInt().default(600),
+      /**
+       * Whether dense search passes the query's embedding through the bundled query adapter of the index's
+       * model (`@monorag/retriever` query-adapter.ts; eval/RESULTS.md has its effect). `false` searches with the
+       * model's own query vectors. Env `MONORAG_QUERY_ADAPTER`.
+       */
+      queryAdapter: booleanSetting().default(true),
     })
     .superRefine((search, ctx) => {
       if (search.defaultLimit > search.maxLimit) {
@@ -154,7 +165,7 @@ export const configSchema = z.strictObject({
         });
       }
     })
-    .default({ defaultLimit: 10, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 600 }),
+    .default({ defaultLimit: 10, maxLimit: 50, candidatePool: 50, maxQueryChars: 2000, snippetChars: 600, queryAdapter: true }),
   /** The HTTP gateway (`monorag gateway`): MCP Streamable HTTP at /mcp, REST at /v1, /health, /metrics. */
   gateway: z
     .strictObject({
@@ -230,6 +241,7 @@ const ENV_KEYS: readonly (readonly [variable: string, keyPath: readonly string[]
   ['MONORAG_WORKER_CONCURRENCY', ['queue', 'concurrency']],
   ['MONORAG_QUEUE_LOCK_SECONDS', ['queue', 'lockSeconds']],
   ['MONORAG_DATA_DIR', ['dataDir']],
+  ['MONORAG_QUERY_ADAPTER', ['search', 'queryAdapter'], 'caseless'],
   ['MONORAG_LOG_LEVEL', ['logLevel'], 'caseless'],
   ['MONORAG_LOG_FORMAT', ['logFormat'], 'caseless'],
   ['MONORAG_GATEWAY_HOST', ['gateway', 'host']],

@@ -1,5 +1,5 @@
 import { SECRET_SCANNER_META } from '@monorag/indexer';
-import type { IndexFreshness, QueueBacklog } from '@monorag/retriever';
+import { queryAdapterStatus, type IndexFreshness, type QueryAdapterStatus, type QueueBacklog } from '@monorag/retriever';
 import { ErrorCode, MonoragError, type FileRecord, type IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
@@ -47,10 +47,12 @@ export interface StatusReport extends IndexFreshness {
    * (`SECRET_SCANNER_ID`; `off` when `index.redactSecrets` was false; null when none is recorded yet).
    */
   secrets: IndexSecrets & { scanner: string | null };
+  /** Whether dense search passes queries through the bundled query adapter of the index's model (`search.queryAdapter`). */
+  queryAdapter: QueryAdapterStatus;
 }
 
 /**
- * Reads the {@link StatusReport} of an open index: its freshness, identity and fallbacks. The freshness is
+ * Reads the {@link StatusReport} of an open index: its freshness, identity, fallbacks, secrets and query adapter. The freshness is
  * `readFreshness`: by default the index's own (against the work tree); a server passes the one its tools
  * report (which knows its watcher and its runs), so `GET /v1/status` says what `index_status` says.
  */
@@ -58,7 +60,9 @@ export async function readStatusReport(context: ProjectContext, index: OpenIndex
   const freshness = await readFreshness();
   const files = await index.store.listFiles();
   const scanner = (await index.store.getMeta(SECRET_SCANNER_META)) ?? null;
-  return { root: context.root, indexFile: context.storeFile, identity: index.store.identity, ...freshness, fallbacks: fallbackSummary(files), secrets: { ...indexSecrets(files), scanner } };
+  const { identity } = index.store;
+  const queryAdapter = await queryAdapterStatus(identity.model, identity.dim, context.config.search.queryAdapter);
+  return { root: context.root, indexFile: context.storeFile, identity, ...freshness, fallbacks: fallbackSummary(files), secrets: { ...indexSecrets(files), scanner }, queryAdapter };
 }
 
 /** How `status` names the index's secret scanner: the text is only as redacted as it says. */
@@ -107,7 +111,8 @@ export async function runStatusCommand(options: { path?: string; project?: strin
         (status.queue ? `Queue: ${queueLine(status.queue)}\n` : '') +
         `Line-window fallback: ${formatFallbacks(status.fallbacks)}\n` +
         `Secrets redacted: ${formatSecrets(status.secrets)}${status.secrets.examples.length > 0 ? `: ${status.secrets.examples.join(', ')}${status.secrets.files > status.secrets.examples.length ? ', ...' : ''}` : ''}` +
-        ` (${scannerLine(status.secrets.scanner)})\n`,
+        ` (${scannerLine(status.secrets.scanner)})\n` +
+        `Query adapter: ${status.queryAdapter.detail}\n`,
     );
   } finally {
     await index.close();

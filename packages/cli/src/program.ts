@@ -95,10 +95,10 @@ export function createProgram(): Command {
       await (await import('./commands/watch-command.js')).runWatchCommand(path, opts);
     });
 
-  const hooks = program.command('hooks').description('Git hooks that re-index what commits, merges, checkouts and rebases change.');
+  const hooks = program.command('hooks').description('Git hooks that re-index what commits, merges, checkouts, rebases and `git am` change.');
   hooks
     .command('install')
-    .description('Install post-commit, post-merge, post-checkout and post-rewrite hooks (chaining to existing ones).')
+    .description('Install post-commit, post-merge, post-checkout, post-rewrite and post-applypatch (git am) hooks (chaining to existing ones).')
     .argument('[path]', 'project directory', '.')
     .option('--data-dir <dir>', 'where the index is stored')
     .option('--command <cmd>', 'command that starts monorag from a hook (default: the monorag on PATH when the hook runs, else the current one)')

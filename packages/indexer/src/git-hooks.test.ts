@@ -39,9 +39,9 @@ describe('git hooks', () => {
 
     const first = await installGitHooks({ root, dataDir, command });
     expect(first.hooksDir).toBe(hooksDir);
-    expect(first.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(first.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed', 'post-applypatch': 'installed' });
     const again = await installGitHooks({ root, dataDir, command });
-    expect(Object.values(again.hooks)).toEqual(['updated', 'updated', 'updated', 'updated']);
+    expect(Object.values(again.hooks)).toEqual(['updated', 'updated', 'updated', 'updated', 'updated']);
 
     git(root, 'mv', 'a.ts', 'renamed.ts');
     writeFileSync(path.join(root, 'c.ts'), 'c');
@@ -59,7 +59,7 @@ describe('git hooks', () => {
     afterCheckout.remove();
 
     const removed = await uninstallGitHooks({ root });
-    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
+    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed', 'post-applypatch': 'removed' });
     expect(readFileSync(path.join(hooksDir, 'post-commit'), 'utf8')).not.toContain(HOOK_MARKER);
     expect(readdirSync(hooksDir).sort()).toEqual(['chained.log', 'post-commit']);
     expect(existsSync(path.join(hooksDir, `post-commit${CHAINED_SUFFIX}`))).toBe(false);
@@ -156,7 +156,7 @@ describe('git hooks', () => {
     expect(queued(mainData)).toEqual([]);
 
     const off = await uninstallGitHooks({ root: linked });
-    expect(off.hooks).toEqual({ 'post-commit': 'kept', 'post-merge': 'kept', 'post-checkout': 'kept', 'post-rewrite': 'kept' });
+    expect(off.hooks).toEqual({ 'post-commit': 'kept', 'post-merge': 'kept', 'post-checkout': 'kept', 'post-rewrite': 'kept', 'post-applypatch': 'kept' });
     expect(off.otherWorkTrees).toEqual([main]);
     commitIn(linked, 'l2.ts');
     expect(queued(linkedData)).toEqual([]);
@@ -175,7 +175,7 @@ describe('git hooks', () => {
     const runner = '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\nc=$?\nexit $c\n';
     writeFileSync(path.join(husky, '_', 'h'), runner);
     const shim = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n';
-    for (const name of ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite']) {
+    for (const name of ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite', 'post-applypatch']) {
       writeFileSync(path.join(husky, '_', name), shim);
       chmodSync(path.join(husky, '_', name), 0o755);
     }
@@ -186,7 +186,7 @@ describe('git hooks', () => {
 
     const result = await installGitHooks({ root, dataDir, command });
     expect(result.via).toBe('husky');
-    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed', 'post-applypatch': 'installed' });
     expect(readFileSync(path.join(husky, '_', 'post-commit'), 'utf8')).toBe(shim);
     expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(`${userHook}${hookLines('post-commit').join('\n')}\n`);
     expect(readFileSync(path.join(husky, 'post-merge'), 'utf8')).toBe(`#!/bin/sh\n${hookLines('post-merge').join('\n')}\n`);
@@ -201,7 +201,7 @@ describe('git hooks', () => {
     q.remove();
 
     const removed = await uninstallGitHooks({ root });
-    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
+    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed', 'post-applypatch': 'removed' });
     expect(readFileSync(path.join(husky, 'post-commit'), 'utf8')).toBe(userHook);
     expect(readdirSync(husky).sort()).toEqual(['_', 'post-commit']);
     expect(readFileSync(path.join(husky, '_', 'post-commit'), 'utf8')).toBe(shim);
@@ -223,9 +223,9 @@ describe('git hooks', () => {
 
     const result = await installGitHooks({ root, dataDir, command });
     expect(result.via).toBe('work-tree');
-    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'installed', 'post-checkout': 'installed', 'post-rewrite': 'installed', 'post-applypatch': 'installed' });
     expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(`#!/bin/sh\necho own >> '${log}'\n${hookLines('post-commit').join('\n')}\nexit 0\n`);
-    expect(readdirSync(team).sort()).toEqual(['post-checkout', 'post-commit', 'post-merge', 'post-rewrite']);
+    expect(readdirSync(team).sort()).toEqual(['post-applypatch', 'post-checkout', 'post-commit', 'post-merge', 'post-rewrite']);
     expect(readFileSync(path.join(team, 'post-merge'), 'utf8')).not.toContain(dataDir);
 
     writeFileSync(path.join(root, 'c.ts'), 'c');
@@ -237,7 +237,7 @@ describe('git hooks', () => {
     q.remove();
 
     const removed = await uninstallGitHooks({ root });
-    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed' });
+    expect(removed.hooks).toEqual({ 'post-commit': 'restored', 'post-merge': 'removed', 'post-checkout': 'removed', 'post-rewrite': 'removed', 'post-applypatch': 'removed' });
     expect(readFileSync(path.join(team, 'post-commit'), 'utf8')).toBe(teamHook);
     expect(git(root, 'status', '--short')).toBe('');
 
@@ -322,7 +322,7 @@ describe('git hooks', () => {
     writeFileSync(path.join(team, 'post-commit'), '#!/usr/bin/env bash\necho own\n');
     git(root, 'config', 'core.hooksPath', '.githooks');
     const result = await installGitHooks({ root, dataDir: path.join(root, '.monorag'), command });
-    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'skipped', 'post-checkout': 'installed', 'post-rewrite': 'installed' });
+    expect(result.hooks).toEqual({ 'post-commit': 'chained', 'post-merge': 'skipped', 'post-checkout': 'installed', 'post-rewrite': 'installed', 'post-applypatch': 'installed' });
     expect(readFileSync(path.join(team, 'post-merge'), 'utf8')).toBe(python);
   });
 

@@ -6,8 +6,11 @@ import { ErrorCode, MonoragError } from '@monorag/shared';
 import { gitPath } from './git-path.js';
 import { CHAINED_SUFFIX, HOOK_MARKER, WORKTREE_HOOKS_DIR, dispatcherScript, hookScript, hookLines, type HookScriptOptions } from './hook-scripts.js';
 
-/** The hooks monorag installs: every git operation that moves HEAD or rewrites the work tree. */
-export const GIT_HOOK_NAMES = ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
+/**
+ * The hooks monorag installs: every git operation that moves HEAD or rewrites the work tree
+ * (post-applypatch: each patch `git am` commits, which fires none of the others).
+ */
+export const GIT_HOOK_NAMES = ['post-commit', 'post-merge', 'post-checkout', 'post-rewrite', 'post-applypatch'] as const;
 
 /** Options of {@link installGitHooks}: those of a work tree's hook scripts. */
 export type GitHooksOptions = HookScriptOptions;

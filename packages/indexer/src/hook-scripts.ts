@@ -90,7 +90,8 @@ function shellQuote(s: string): string {
  * mode the run enqueues that file's paths, so its line says what this hook did, not what several hooks
  * firing at once did together). Each run adds one line to `<dataDir>/hooks.log`: the indexer's (hook,
  * paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
- * During a rebase only post-rewrite queues (the others would start one run per picked commit). It exits 0.
+ * During a rebase only post-rewrite queues (the others would start one run per picked commit); `git am`,
+ * which fires no post-rewrite, queues each patch it commits from post-applypatch. It exits 0.
  */
 export function hookScript(name: string, { root, dataDir, command, preferPathBin = false }: HookScriptOptions): string {
   const recorded = command.map(shellQuote).join(' ');
@@ -104,18 +105,23 @@ hook=${name}
 data=${shellQuote(dataDir)}
 if [ "$hook" = post-rewrite ]; then input=$(cat); else input=; fi
 (
-  # Inside a rebase every picked commit fires post-commit (and its start a checkout); post-rewrite, at
-  # its end, queues all it changed at once: one index run instead of one per commit.
-  if [ "$hook" != post-rewrite ]; then
-    for state in rebase-merge rebase-apply; do
-      [ -d "$(git rev-parse --git-path "$state")" ] && exit 0
-    done
-  fi
+  # Inside a rebase every picked commit fires post-commit (post-applypatch with --apply) and its start a
+  # checkout; post-rewrite, at its end, queues all it changed at once: one index run instead of one per commit.
+  # git am keeps its state in rebase-apply too (marked by a file named applying, a rebase's by rebasing)
+  # and fires no post-rewrite: there post-applypatch queues each patch's commit.
+  case "$hook" in
+    post-rewrite) ;;
+    post-applypatch) [ -e "$(git rev-parse --git-path rebase-apply)/rebasing" ] && exit 0 ;;
+    *)
+      for state in rebase-merge rebase-apply; do
+        [ -d "$(git rev-parse --git-path "$state")" ] && exit 0
+      done ;;
+  esac
   old=
   case "$hook" in
     post-checkout) [ "$3" = 1 ] && old=$1 ;;
     post-merge) old=$(git rev-parse -q --verify ORIG_HEAD) ;;
-    post-commit) old=$(git rev-parse -q --verify HEAD~1) ;;
+    post-commit|post-applypatch) old=$(git rev-parse -q --verify HEAD~1) ;;
     post-rewrite) if [ "$1" = rebase ]; then old=$(git rev-parse -q --verify ORIG_HEAD); else old=$(printf '%s\\n' "$input" | head -n 1 | cut -d ' ' -f 1); fi ;;
   esac
   mkdir -p "$data/${PATH_QUEUE_DIR}" || exit 0

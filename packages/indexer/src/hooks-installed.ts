@@ -17,7 +17,10 @@ function holdsMarker(file: string): boolean {
  * A check, for a reader of one work tree, of whether `monorag hooks install` is in effect there: this work
  * tree's scripts are in place (`<git-path monorag-hooks>/post-commit`) and the hooks directory git uses now
  * runs them (its `post-commit`, or under husky `.husky/post-commit`, holds monorag's marker; a
- * `core.hooksPath` changed since the install, e.g. husky adopted later, runs none). The two folders are
+ * `core.hooksPath` changed since the install, e.g. husky adopted later, runs none). It is keyed on
+ * post-commit, the hook that queues commits: an install by an earlier monorag, without the post-applypatch
+ * hook (`git am`), still counts, since every commit still reaches the index (running `monorag hooks install`
+ * again adds the hook). The two folders are
  * asked of git at most once per `ttlMs` (default 10 s, so that a long-lived server notices a change);
  * each check after that is a stat and a small read. Resolves false outside git, or when git fails.
  */

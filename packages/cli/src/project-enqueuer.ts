@@ -1,12 +1,13 @@
 import { ErrorCode, MonoragError } from '@monorag/shared';
-import { setGitExclude, createIgnoreFilter, createIndexChunker, runScope, type IgnoreFilter } from '@monorag/indexer';
+import { createIgnoreFilter, createIndexChunker, runScope, type IgnoreFilter } from '@monorag/indexer';
 import { redisAddress, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import type { ChunkStore } from '@monorag/store';
 import { widenedReason } from './commands/jobs-command.js';
 import { createProjectEmbedder } from './embedder-factory.js';
 import { enqueueFileJobs, type FileJobsReport } from './enqueue-file-jobs.js';
 import { openQueue } from './open-queue.js';
-import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
+import { prepareDataDir } from './prepare-data-dir.js';
 import { openProjectStore } from './store-factory.js';
 import type { WatchRunner } from './watch-project.js';
 
@@ -64,8 +65,7 @@ export async function openProjectEnqueuer(context: ProjectContext, { warn }: Pro
   const ignorePattern = dataDirIgnorePattern(context);
   try {
     await queue.ready();
-    ensureDataDir(context);
-    await setGitExclude(context.root, ignorePattern);
+    await prepareDataDir(context);
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);

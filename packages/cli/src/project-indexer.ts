@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import {
-  acquireIndexLock, setGitExclude, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
+  acquireIndexLock, createIgnoreFilter, createIndexChunker, indexProject, isIgnoreRulesFile, readPathQueue,
   type IgnoreFilter, type IndexProgress, type IndexReport,
 } from '@monorag/indexer';
 import type { Embedder } from '@monorag/embedder-client';
 import { ErrorCode, MonoragError, errorMessage } from '@monorag/shared';
 import { deleteStoreFiles, openSqliteStore, replaceStoreFile, type SqliteStore } from '@monorag/store';
 import { createProjectEmbedder } from './embedder-factory.js';
-import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+import type { ProjectContext } from './project-context.js';
+import { prepareDataDir } from './prepare-data-dir.js';
 import { createSwitchableStore } from './switchable-store.js';
 import { inodeOf } from './inode-of.js';
 import { checkIndexFileOwner, recordIndexOwner } from './index-owner.js';
@@ -75,9 +76,7 @@ export async function openProjectIndexer(
   context: ProjectContext,
   { rebuild = false, lockWaitMs = 600_000, onLockWait }: ProjectIndexerOptions = {},
 ): Promise<ProjectIndexer> {
-  ensureDataDir(context);
-  const ignorePattern = dataDirIgnorePattern(context);
-  await setGitExclude(context.root, ignorePattern);
+  const ignorePattern = await prepareDataDir(context);
   const extraIgnores = ignorePattern ? [ignorePattern] : [];
   const embedder = createProjectEmbedder(context);
   const info = await embedder.info();
@@ -194,10 +193,7 @@ export async function openProjectIndexer(
         );
       }
       // A data directory deleted under a serving process: made anew (with its git exclude entry) for the lock and the new index.
-      if (!existsSync(context.dataDir)) {
-        ensureDataDir(context);
-        await setGitExclude(context.root, ignorePattern);
-      }
+      if (!existsSync(context.dataDir)) await prepareDataDir(context);
       const lock = rebuildLock ?? (await acquire());
       rebuildLock = undefined;
       runLock = lock;

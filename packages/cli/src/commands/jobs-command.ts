@@ -1,7 +1,8 @@
-import { setGitExclude, createIndexChunker } from '@monorag/indexer';
+import { createIndexChunker } from '@monorag/indexer';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { enqueueFileJobs, type FileJobsReport } from '../enqueue-file-jobs.js';
-import { createProjectContext, dataDirIgnorePattern, ensureDataDir } from '../project-context.js';
+import { createProjectContext } from '../project-context.js';
+import { prepareDataDir } from '../prepare-data-dir.js';
 import { rebuildProjectStore, openProjectStore } from '../store-factory.js';
 import { waitForDrain } from '../wait-for-drain.js';
 import { openQueue } from '../open-queue.js';
@@ -91,9 +92,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
   let store: Awaited<ReturnType<typeof openProjectStore>> | undefined;
   try {
     await queue.ready();
-    ensureDataDir(context);
-    const ignorePattern = dataDirIgnorePattern(context);
-    await setGitExclude(context.root, ignorePattern);
+    await prepareDataDir(context);
     const embedder = createProjectEmbedder(context);
     const info = await embedder.info();
     const chunker = await createIndexChunker(embedder, info, context.logger);

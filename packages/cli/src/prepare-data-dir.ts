@@ -1,0 +1,21 @@
+import { setGitExclude } from '@monorag/indexer';
+import { checkIndexFileOwner } from './index-owner.js';
+import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+
+/**
+ * Readies the data directory for a command that writes the index (`index`, `watch`, `serve`, `jobs
+ * enqueue`): refuses another project's index file first ({@link checkIndexFileOwner}), so a refused
+ * command writes nothing (a trial: `.git/info/exclude` lost the project's `/.monorag/` line before the
+ * refusal); then creates the directory ({@link ensureDataDir}) and points monorag's entry in
+ * `.git/info/exclude` at it (`setGitExclude`).
+ * @returns the ignore pattern of the data directory inside the project (for the walk), undefined when it lies outside.
+ * @throws MonoragError `INVALID_ARGUMENT` when the index file belongs to another project or the data
+ *   directory is refused; the errors of {@link ensureDataDir}.
+ */
+export async function prepareDataDir(context: ProjectContext): Promise<string | undefined> {
+  checkIndexFileOwner(context);
+  ensureDataDir(context);
+  const ignorePattern = dataDirIgnorePattern(context);
+  await setGitExclude(context.root, ignorePattern);
+  return ignorePattern;
+}

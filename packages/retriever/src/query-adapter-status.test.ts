@@ -28,7 +28,7 @@ describe('queryAdapterStatus', () => {
   it('is off when search.queryAdapter is false, without reading the files', async () => {
     expect(await queryAdapterStatus(MINILM, 384, false, '/nonexistent')).toEqual({
       state: 'off',
-      detail: "off (search.queryAdapter is false): dense search uses the model's own query vectors",
+      detail: "off (search.queryAdapter in monorag.json, or MONORAG_QUERY_ADAPTER, is false): dense search uses the model's own query vectors",
     });
   });
 
@@ -46,9 +46,12 @@ describe('queryAdapterStatus', () => {
     const status = await queryAdapterStatus(MINILM, 384, true, dir);
     expect(status.state).toBe('unavailable');
     expect(status.detail).toBe(
-      `unavailable: The query adapter ${path.join(dir, 'all-MiniLM-L6-v2')}.f32 holds 16 bytes, not 589824 (384 x 384 float32); ` +
+      `unavailable: The query adapter ${path.join(dir, 'all-MiniLM-L6-v2')}.f32 holds 16 bytes, not 589824 (384 x 384 float32 for the dim 384 in all-MiniLM-L6-v2.json; one of the two files is damaged); ` +
         `restore it (\`git -C ${dir} checkout -- all-MiniLM-L6-v2.f32 all-MiniLM-L6-v2.json\` in a clone of monorag, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag. ` +
         "Until then dense search uses the model's own query vectors.",
     );
+    // Restored while the process runs: still unavailable, as the retriever of this process still warns, until the restart the message asks for.
+    copyFileSync(path.join(QUERY_ADAPTER_DIR, 'all-MiniLM-L6-v2.f32'), path.join(dir, 'all-MiniLM-L6-v2.f32'));
+    expect(await queryAdapterStatus(MINILM, 384, true, dir)).toEqual(status);
   });
 });

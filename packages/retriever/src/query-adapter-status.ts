@@ -23,7 +23,7 @@ export interface QueryAdapterStatus {
  * @param dir where the adapters are; {@link QUERY_ADAPTER_DIR} unless a test gives a copy.
  */
 export async function queryAdapterStatus(model: string, dim: number, enabled: boolean, dir: string = QUERY_ADAPTER_DIR): Promise<QueryAdapterStatus> {
-  if (!enabled) return { state: 'off', detail: "off (search.queryAdapter is false): dense search uses the model's own query vectors" };
+  if (!enabled) return { state: 'off', detail: "off (search.queryAdapter in monorag.json, or MONORAG_QUERY_ADAPTER, is false): dense search uses the model's own query vectors" };
   try {
     const adapter = await bundledQueryAdapter(model, dim, dir);
     if (adapter === undefined) return { state: 'none', detail: `none bundled for ${model} (${dim} dims): dense search uses the model's own query vectors` };

@@ -54,7 +54,12 @@ describe('query adapter', () => {
   it('names the file and the fix when the matrix is short, altered or missing, or the metadata lacks a field', async () => {
     const short = write([[1, 0], [0, 1]]);
     writeFileSync(`${short}.f32`, Buffer.alloc(8));
-    await expect(readQueryAdapter(short)).rejects.toThrow(`The query adapter ${short}.f32 holds 8 bytes, not 16 (2 x 2 float32); ${restore(short)}`);
+    await expect(readQueryAdapter(short)).rejects.toThrow(`The query adapter ${short}.f32 holds 8 bytes, not 16 (2 x 2 float32 for the dim 2 in a.json; one of the two files is damaged); ${restore(short)}`);
+    // A wrong dim in the metadata: the matrix is then too long or too short for it; both files are named (a trial: only the .f32 was).
+    const larger = write([[1, 0], [0, 1]], { dim: 1 });
+    await expect(readQueryAdapter(larger)).rejects.toThrow(`The query adapter ${larger}.f32 holds 16 bytes, not 4 (1 x 1 float32 for the dim 1 in a.json; one of the two files is damaged); ${restore(larger)}`);
+    const smaller = write([[1, 0], [0, 1]], { dim: 3 });
+    await expect(readQueryAdapter(smaller)).rejects.toThrow(`The query adapter ${smaller}.f32 holds 16 bytes, not 36 (3 x 3 float32 for the dim 3 in a.json; one of the two files is damaged); ${restore(smaller)}`);
     const altered = write([[1, 0], [0, 1]]);
     const bytes = readFileSync(`${altered}.f32`);
     bytes.writeFloatLE(3, 0);

@@ -51,10 +51,10 @@ export async function readQueryAdapter(base: string): Promise<QueryAdapter> {
         : `The query adapter ${file} ${why}; restore it (\`git -C ${folder} checkout -- ${name}.f32 ${name}.json\` in a clone of monorag, or reinstall monorag; \`pnpm adapter:train\` rebuilds it), then restart monorag.`,
     );
   // Regular files only: a named pipe or a link to `/dev/zero` in the adapter's place is refused, never read.
-  const read = (file: string, maxBytes: number): Promise<Buffer> =>
+  const read = (file: string, maxBytes: number, tooLarge = (size: number) => fault(file, `is ${size} bytes, more than the ${maxBytes} an adapter file can be`)): Promise<Buffer> =>
     readRegularBytes(file, maxBytes, {
       notRegular: (info) => fault(file, `is ${describeKind(info)}, not the regular file it should be`),
-      tooLarge: (size) => fault(file, `is ${size} bytes, more than the ${maxBytes} an adapter file can be`),
+      tooLarge,
       unreadable: ({ code, message }) => {
         if (code === 'ENOENT') return fault(file, 'is missing');
         if (code === 'EACCES' || code === 'EPERM') return fault(file, `cannot be read (${code}: permission denied)`, true);
@@ -72,19 +72,25 @@ export async function readQueryAdapter(base: string): Promise<QueryAdapter> {
   if (typeof model !== 'string' || typeof dim !== 'number' || !Number.isInteger(dim) || dim < 1 || dim > 4096 || typeof sha256 !== 'string') {
     throw fault(`${base}.json`, 'lacks its model, dim (1-4096) or sha256');
   }
-  const bytes = await read(`${base}.f32`, dim * dim * 4);
-  if (bytes.length !== dim * dim * 4) throw fault(`${base}.f32`, `holds ${bytes.length} bytes, not ${dim * dim * 4} (${dim} x ${dim} float32)`);
+  // The size follows from the metadata's dim: a mismatch may be either file's damage, so both are named.
+  const wrongSize = (size: number): MonoragError =>
+    fault(`${base}.f32`, `holds ${size} bytes, not ${dim * dim * 4} (${dim} x ${dim} float32 for the dim ${dim} in ${name}.json; one of the two files is damaged)`);
+  const bytes = await read(`${base}.f32`, dim * dim * 4, wrongSize);
+  if (bytes.length !== dim * dim * 4) throw wrongSize(bytes.length);
   if (createHash('sha256').update(bytes).digest('hex') !== sha256.toLowerCase()) throw fault(`${base}.f32`, `does not match the sha256 in ${base}.json`);
   const matrix = new Float32Array(dim * dim);
   for (let i = 0; i < matrix.length; i++) matrix[i] = bytes.readFloatLE(i * 4);
   return { model, dim, matrix };
 }
 
-const bundled = new Map<string, QueryAdapter>();
+const bundled = new Map<string, Promise<QueryAdapter>>();
 
 /**
  * The bundled adapter for an embedding model, or undefined when none was fitted for it (any model
- * but all-MiniLM-L6-v2 is searched with its own vectors). Read once per process.
+ * but all-MiniLM-L6-v2 is searched with its own vectors). Read once per process, and a fault is kept
+ * for the process's life like the adapter: searches and `status` in one process (a gateway) say the
+ * same until a restart, as the fault's message asks (a trial: a restored file read as active in
+ * `/v1/status` while every search still warned).
  * @param dir where the adapters are; {@link QUERY_ADAPTER_DIR} unless a test gives a copy.
  * @throws MonoragError `FILE_UNREADABLE` from {@link readQueryAdapter} when the bundled files are damaged, or
  *   when the metadata records another model than the one it is bundled for.
@@ -93,17 +99,20 @@ export async function bundledQueryAdapter(model: string, dim: number, dir: strin
   const name = BUNDLED_QUERY_ADAPTERS[model];
   if (name === undefined) return undefined;
   const base = path.join(dir, name);
-  let adapter = bundled.get(base);
-  if (adapter === undefined) {
-    adapter = await readQueryAdapter(base);
-    if (adapter.model !== model) {
-      throw new MonoragError(
-        ErrorCode.FILE_UNREADABLE,
-        `The query adapter ${base}.json records the model ${JSON.stringify(adapter.model)}, not ${JSON.stringify(model)}; restore it (\`git -C ${dir} checkout -- ${name}.f32 ${name}.json\` in a clone of monorag, or reinstall monorag), then restart monorag.`,
-      );
-    }
-    bundled.set(base, adapter);
+  let read = bundled.get(base);
+  if (read === undefined) {
+    read = readQueryAdapter(base).then((adapter) => {
+      if (adapter.model !== model) {
+        throw new MonoragError(
+          ErrorCode.FILE_UNREADABLE,
+          `The query adapter ${base}.json records the model ${JSON.stringify(adapter.model)}, not ${JSON.stringify(model)}; restore it (\`git -C ${dir} checkout -- ${name}.f32 ${name}.json\` in a clone of monorag, or reinstall monorag), then restart monorag.`,
+        );
+      }
+      return adapter;
+    });
+    bundled.set(base, read);
   }
+  const adapter = await read;
   // The same model id with another dimension is another model: its own vectors are used.
   return adapter.dim === dim ? adapter : undefined;
 }

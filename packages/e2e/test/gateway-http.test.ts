@@ -1,5 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -420,6 +421,22 @@ describe('monorag gateway: rate limit, bind safety, shutdown', () => {
       'monorag: --host 0.0.0.0: 0.0.0.0 is not a loopback address and no gateway token is configured, so anyone who can reach the port could read the project. ' +
         'Set MONORAG_GATEWAY_TOKEN (or gateway.tokens in monorag.json), bind to 127.0.0.1, or pass --insecure to serve without authentication.\n',
     );
+  });
+
+  it('names the host where it was set: MONORAG_GATEWAY_HOST, or gateway.host in monorag.json (a trial: both were blamed on --host)', async () => {
+    const fromEnv = await runCli(['gateway', repo, '--port', '1'], { EMBEDDING_URL: embedder.url, MONORAG_GATEWAY_HOST: '0.0.0.0' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^monorag: MONORAG_GATEWAY_HOST=0\.0\.0\.0: 0\.0\.0\.0 is not a loopback address and no gateway token is configured/);
+    const configured = mkdtempSync(path.join(tmpdir(), 'monorag-gateway-host-'));
+    try {
+      writeFileSync(path.join(configured, 'monorag.json'), JSON.stringify({ gateway: { host: '0.0.0.0' } }));
+      const fromFile = await runCli(['gateway', configured, '--port', '1'], { EMBEDDING_URL: embedder.url });
+      expect(fromFile.code).toBe(2);
+      expect(fromFile.stderr).toMatch(/^monorag: "gateway\.host": "0\.0\.0\.0" in \S+monorag\.json: 0\.0\.0\.0 is not a loopback address/);
+      expect(fromFile.stderr).toContain(`in ${path.join(realpathSync(configured), 'monorag.json')}: `);
+    } finally {
+      rmSync(configured, { recursive: true, force: true });
+    }
   });
 
   it('stops on SIGTERM with exit code 0, closing an open MCP session', async () => {

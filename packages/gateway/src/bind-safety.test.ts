@@ -11,6 +11,9 @@ describe('bind safety', () => {
     expect(checkBindSafety({ host: '127.0.0.1', tokens: [], insecure: false })).toBeUndefined();
     expect(checkBindSafety({ host: '0.0.0.0', tokens: ['a-token-of-16-chars'], insecure: false })).toBeUndefined();
     expect(() => checkBindSafety({ host: '0.0.0.0', tokens: [], insecure: false })).toThrowError(/^--host 0\.0\.0\.0: 0\.0\.0\.0 is not a loopback address and no gateway token is configured/);
+    expect(() => checkBindSafety({ host: '0.0.0.0', tokens: [], insecure: false, hostSetting: 'MONORAG_GATEWAY_HOST=0.0.0.0' })).toThrowError(
+      /^MONORAG_GATEWAY_HOST=0\.0\.0\.0: 0\.0\.0\.0 is not a loopback address/,
+    );
     expect(checkBindSafety({ host: '0.0.0.0', tokens: [], insecure: true })).toBe(
       'the gateway listens on 0.0.0.0 without a token: anyone who can reach this port can search and read the project.',
     );

@@ -12,6 +12,9 @@ export interface StartGatewayOptions extends GatewayOptions {
   port: number;
   /** How long `close` lets open requests and streams finish before cutting them, in ms. */
   closeGraceMs?: number;
+  /** The host and the port as the user set them, for errors (default `--host <host>`, `--port <port>`; see `BindSafetyOptions.hostSetting`). */
+  hostSetting?: string;
+  portSetting?: string;
 }
 
 /** A gateway listening on a port. */
@@ -33,7 +36,7 @@ export interface RunningGateway {
  * Builds the gateway app and listens on `host:port`.
  * @throws MonoragError `INVALID_ARGUMENT` when the port is in use or the address cannot be bound, naming `--port` / `--host`.
  */
-export async function startGateway({ port, closeGraceMs = 5000, ...options }: StartGatewayOptions): Promise<RunningGateway> {
+export async function startGateway({ port, closeGraceMs = 5000, hostSetting, portSetting, ...options }: StartGatewayOptions): Promise<RunningGateway> {
   const { app, sessions } = createGatewayApp(options);
   // A request without a Host header gets the gateway's JSON 400 (hostValidation), not Node's empty one.
   const server: Server = createServer({ requireHostHeader: false }, app);
@@ -42,8 +45,14 @@ export async function startGateway({ port, closeGraceMs = 5000, ...options }: St
   const inFlight = trackInFlightRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const what = error.code === 'EADDRINUSE' ? `--port ${port}: the port is in use` : `--host ${options.host}: cannot listen there`;
-      reject(new MonoragError(ErrorCode.INVALID_ARGUMENT, `${what} (${error.code ?? error.message}); choose another with --port / --host (or MONORAG_GATEWAY_PORT / MONORAG_GATEWAY_HOST).`, { cause: error }));
+      const what = error.code === 'EADDRINUSE' ? `${portSetting ?? `--port ${port}`}: the port is in use` : `${hostSetting ?? `--host ${options.host}`}: cannot listen there`;
+      reject(
+        new MonoragError(
+          ErrorCode.INVALID_ARGUMENT,
+          `${what} (${error.code ?? error.message}); choose another with --port / --host (or MONORAG_GATEWAY_PORT / MONORAG_GATEWAY_HOST, or gateway.port / gateway.host in monorag.json).`,
+          { cause: error },
+        ),
+      );
     });
     server.listen(port, options.host, () => resolve());
   });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig, settingSource } from './config.js';
 import { MonoragError } from './errors.js';
 
 function tempRoot(): string {
@@ -62,6 +62,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_QUERY_ADAPTER: 'sometimes' } })).toThrowError(
       'Invalid configuration value for "search.queryAdapter": must be true or false (in the environment also 1 / 0, yes / no, on / off). It comes from the environment variable MONORAG_QUERY_ADAPTER; fix it there.',
     );
+  });
+
+  it('settingSource names the source that set a key: flags, then the environment, then monorag.json, else the default', () => {
+    const root = tempRoot();
+    writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ gateway: { host: '0.0.0.0', port: 7800 } }));
+    const key = ['gateway', 'host'];
+    expect(settingSource(key, { projectRoot: root, env: {} })).toEqual({ kind: 'file', file: path.join(root, 'monorag.json') });
+    expect(settingSource(key, { projectRoot: root, env: { MONORAG_GATEWAY_HOST: '::' } })).toEqual({ kind: 'env', variable: 'MONORAG_GATEWAY_HOST' });
+    expect(settingSource(key, { projectRoot: root, env: { MONORAG_GATEWAY_HOST: '::' }, overrides: { gateway: { host: '10.0.0.1' } } })).toEqual({ kind: 'flag' });
+    expect(settingSource(['gateway', 'maxSessions'], { projectRoot: root, env: {} })).toEqual({ kind: 'default' });
+    // A flag left unset (commander gives undefined) is no source.
+    expect(settingSource(['gateway', 'port'], { projectRoot: root, env: {}, overrides: { gateway: { port: undefined } } })).toEqual({ kind: 'file', file: path.join(root, 'monorag.json') });
   });
 
   it('says which values MONORAG_REDACT_SECRETS accepts (a trial got "Invalid input")', () => {

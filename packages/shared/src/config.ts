@@ -380,6 +380,25 @@ export function loadConfig({ projectRoot, env = process.env, overrides = {} }: L
   return parsed.data;
 }
 
+/** Where one setting's value comes from (see {@link settingSource}). */
+export type SettingSource = { kind: 'flag' } | { kind: 'env'; variable: string } | { kind: 'file'; file: string } | { kind: 'default' };
+
+/**
+ * Which source set the setting at `keyPath` (e.g. `['gateway', 'host']`), by the precedence of
+ * {@link loadConfig}: the flags (`overrides`), then the environment, then `monorag.json`, else the
+ * default. For messages that name the setting where the user set it (a trial: a host from
+ * `MONORAG_GATEWAY_HOST` was refused as `--host`). Call it after `loadConfig` succeeded with the same options.
+ * @throws MonoragError `CONFIG_INVALID` when `monorag.json` cannot be read (as `loadConfig`).
+ */
+export function settingSource(keyPath: readonly string[], { projectRoot, env = process.env, overrides = {} }: LoadConfigOptions): SettingSource {
+  if (valueAt(overrides, keyPath) !== undefined) return { kind: 'flag' };
+  const entry = ENV_KEYS.find(([, envPath]) => envPath.join('.') === keyPath.join('.'));
+  if (entry && valueAt(fromEnv(env), keyPath) !== undefined) return { kind: 'env', variable: entry[0] };
+  const file = path.join(projectRoot, CONFIG_FILE_NAME);
+  if (valueAt(readConfigFile(file), keyPath) !== undefined) return { kind: 'file', file };
+  return { kind: 'default' };
+}
+
 /** The keys the schema allows in the object at `objectPath` (e.g. `['embedding']`); [] when there is none. */
 function schemaKeys(objectPath: readonly string[]): string[] {
   let schema: z.ZodType = configSchema;

@@ -9,9 +9,11 @@ export {
   logLevelFromEnv,
   invocationDir,
   mergeConfig,
+  settingSource,
   type Config,
   type ConfigInput,
   type LoadConfigOptions,
+  type SettingSource,
 } from './config.js';
 export { sha256 } from './hash.js';
 export { editDistance, nearestName } from './nearest-name.js';

@@ -3,6 +3,7 @@ import { createHealthProbes } from '../health-probes.js';
 import { createProjectContext } from '../project-context.js';
 import { openServedProject } from '../served-project.js';
 import { readStatusReport } from './status-command.js';
+import { settingLabel } from '../setting-label.js';
 
 /** Options of `monorag gateway`. */
 export interface GatewayCommandOptions {
@@ -51,7 +52,10 @@ export async function runGatewayCommand(project: string | undefined, options: Ga
   });
   const { gateway: settings } = context.config;
   // Refused before the index is opened or anything listens.
-  const warning = checkBindSafety({ host: settings.host, tokens: settings.tokens, insecure: options.insecure ?? false });
+  // The host and port named as the user set them (flag, environment or monorag.json) in refusals and bind errors.
+  const hostSetting = settingLabel(context, ['gateway', 'host'], '--host', settings.host);
+  const portSetting = settingLabel(context, ['gateway', 'port'], '--port', settings.port);
+  const warning = checkBindSafety({ host: settings.host, tokens: settings.tokens, insecure: options.insecure ?? false, hostSetting });
   const watching = options.watch ?? true;
   const served = await openServedProject(context, { watch: watching });
   try {
@@ -65,6 +69,8 @@ export async function runGatewayCommand(project: string | undefined, options: Ga
       sessions: { max: settings.maxSessions, idleMs: settings.sessionIdleSeconds * 1000 },
       host: settings.host,
       port: settings.port,
+      hostSetting,
+      portSetting,
       maxQueryChars: context.config.search.maxQueryChars,
       logger: context.logger,
     });

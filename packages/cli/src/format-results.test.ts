@@ -77,9 +77,9 @@ describe('formatResults', () => {
     const response: SearchResponse = { results: [], mode: 'hybrid', index: stale, warnings: [] };
     expect(formatResults(response)).toBe(
       'No results.\n' +
-        '(hybrid; index of 1 files, 1 chunks, updated 2026-01-01T00:00:00.000Z)\n' +
+        '(hybrid; index of 1 file, 1 chunk, updated 2026-01-01T00:00:00.000Z)\n' +
         '(Stale index: Results may be out of date: HEAD is cccccccccccc but the index reflects aaaaaaaaaaaa; 2 changed path(s) are waiting to be indexed.)\n',
     );
-    expect(formatResults({ ...response, index })).toBe('No results.\n(hybrid; index of 1 files, 1 chunks, updated never)\n');
+    expect(formatResults({ ...response, index })).toBe('No results.\n(hybrid; index of 1 file, 1 chunk, updated never)\n');
   });
 });

@@ -1,5 +1,5 @@
 import type { SearchResponse, StageRanks } from '@monorag/retriever';
-import { formatPlaces, printablePath, qualifiedName } from '@monorag/shared';
+import { countNoun, formatPlaces, printablePath, qualifiedName } from '@monorag/shared';
 import { matchingLine, SNIPPET_GAP } from '@monorag/retriever';
 
 /**
@@ -24,7 +24,7 @@ export function formatResults(response: SearchResponse, snippetLines = 6, ranks?
     out.push('');
   }
   const idx = response.index;
-  out.push(`(${response.mode}; index of ${idx.files} files, ${idx.chunks} chunks, updated ${idx.indexedAt ?? 'never'})`);
+  out.push(`(${response.mode}; index of ${countNoun(idx.files, 'file')}, ${countNoun(idx.chunks, 'chunk')}, updated ${idx.indexedAt ?? 'never'})`);
   if (idx.warning) out.push(`(Stale index: ${idx.warning})`);
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 import { checkHealth, readEmbedderState } from '@monorag/embedder-client';
 import type { HealthProbes, ProbeResult } from '@monorag/gateway';
-import { errorMessage } from '@monorag/shared';
+import { countNoun, errorMessage } from '@monorag/shared';
 import type { OpenIndex } from './open-retriever.js';
 import type { ProjectContext } from './project-context.js';
 
@@ -15,7 +15,7 @@ import type { ProjectContext } from './project-context.js';
 export function createHealthProbes(context: ProjectContext, index: OpenIndex): HealthProbes {
   const store = async (): Promise<ProbeResult> => {
     const stats = await index.store.stats();
-    return { ok: true, detail: `${context.config.store.kind}: ${stats.files} files, ${stats.chunks} chunks` };
+    return { ok: true, detail: `${context.config.store.kind}: ${countNoun(stats.files, 'file')}, ${countNoun(stats.chunks, 'chunk')}` };
   };
   const embedder = async (): Promise<ProbeResult> => {
     const { url, stateDir } = context.config.embedding;

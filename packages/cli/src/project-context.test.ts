@@ -55,7 +55,7 @@ describe('a directory inside another project gets no data directory of its own',
   it('a subdirectory of a project with a monorag.json: ensureDataDir refuses naming the root and what to do, and creates nothing', () => {
     const { root, lib } = nested('config');
     expect(() => ensureDataDir(contextOf(lib))).toThrow(
-      `<path>: ${lib} lies inside the project ${root} (its monorag.json): run the command on that root instead (<path> ${root}); ` +
+      `<path>: ${lib} lies inside the project ${root} (its monorag.json): run the command on that root instead (give ${root} as <path>); ` +
         `one index, queue and set of workers serve the whole project, and a search's --path lib keeps to this directory. Nothing was created in ${lib}. ` +
         `To index ${lib} as a project of its own, give it a monorag.json (\`{}\` will do).`,
     );

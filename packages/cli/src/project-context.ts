@@ -124,7 +124,7 @@ export function refuseNestedProject(context: ProjectContext, command?: string): 
   const enclosing = enclosingProject(context);
   if (enclosing === undefined) return;
   const sub = path.relative(enclosing.root, context.root).split(path.sep).join('/');
-  const instead = command === undefined ? `run the command on that root instead (${context.argName} ${enclosing.root})` : `run \`monorag ${command} ${enclosing.root}\` instead`;
+  const instead = command === undefined ? `run the command on that root instead (give ${enclosing.root} as ${context.argName})` : `run \`monorag ${command} ${enclosing.root}\` instead`;
   throw new MonoragError(
     ErrorCode.INVALID_ARGUMENT,
     `${context.argName}: ${context.root} lies inside the project ${enclosing.root} (${enclosing.evidence}): ` +

@@ -1,3 +1,4 @@
+import { countNoun } from '@monorag/shared';
 import type { BullmqIndexQueue, JobCounts } from '@monorag/indexer/queue';
 
 /** Options of {@link waitForDrain}. */
@@ -40,7 +41,7 @@ export async function waitForDrain({
     const pending = counts.waiting + counts.active + counts.delayed;
     if (pending === 0) return counts;
     if (!announced) {
-      write(`monorag: ${enqueued} file jobs enqueued on ${queue.name}; waiting for \`monorag worker\` processes to index the ${pending} queued (Ctrl-C stops waiting; the jobs stay queued).\n`);
+      write(`monorag: ${countNoun(enqueued, 'file job')} enqueued on ${queue.name}; waiting for \`monorag worker\` processes to index the ${pending} queued (Ctrl-C stops waiting; the jobs stay queued).\n`);
       announced = true;
     }
     if ((await queue.workers()) > 0) {

@@ -118,10 +118,10 @@ describe('monorag index is incremental', () => {
 });
 
 describe('monorag index and search handle bad input', () => {
-  it('names a path that does not exist, without a stack trace, as a bad argument (exit 2, like a file given as <path>)', async () => {
+  it('names a path that does not exist, without a stack trace, as a bad argument (exit 2, like a file given as [path])', async () => {
     const run = await runCli(['index', '/no/such/dir'], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^monorag: <path>: \/no\/such\/dir does not exist/);
+    expect(run.stderr).toMatch(/^monorag: \[path\]: \/no\/such\/dir does not exist/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 

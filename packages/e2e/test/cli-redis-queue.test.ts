@@ -149,8 +149,8 @@ describe('the BullMQ commands and Redis (MONORAG_QUEUE=bullmq)', () => {
       dataDirs.push(project);
       const env = envFor(redis.url);
       const index = startCli(['index', project, '--paths', 'src/a.ts'], env, spawned);
-      await until(() => index.stderr().includes('file jobs enqueued'), 'the enqueue line', 30_000);
-      expect(index.stderr().split('\n')[0]).toContain('monorag: 1 file jobs enqueued on');
+      await until(() => index.stderr().includes(' enqueued on '), 'the enqueue line', 30_000);
+      expect(index.stderr().split('\n')[0]).toContain('monorag: 1 file job enqueued on');
       const queue = createBullmqIndexQueue({ redisUrl: redis.url, project: await projectKeyOf(project, env) });
       try {
         expect((await queue.list(['waiting'])).map((j) => j.path)).toEqual(['src/a.ts']);

@@ -158,14 +158,14 @@ describe('a command on a subdirectory of a project (monorag.json and .monorag/ a
     expect(enqueued.code, enqueued.stderr).toBe(0);
     const lib = path.join(root, 'lib');
     const expected = (instead: string) =>
-      `monorag: <path>: ${lib} lies inside the project ${root} (its monorag.json and its index ${path.join(root, '.monorag', 'index.sqlite')}): ` +
+      `monorag: [path]: ${lib} lies inside the project ${root} (its monorag.json and its index ${path.join(root, '.monorag', 'index.sqlite')}): ` +
       `${instead}; one index, queue and set of workers serve the whole project, and a search's --path lib keeps to this directory. ` +
       `Nothing was created in ${lib}. To index ${lib} as a project of its own, give it a monorag.json (\`{}\` will do).\n`;
     // Without the environment the subdirectory does not see the root's monorag.json; with it, it would start on a queue of its own.
     for (const workerEnv of [env, { ...env, MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url }]) {
       expect(await refusedWorker(lib, workerEnv)).toEqual({ code: 2, stderr: expected(`run \`monorag worker ${root}\` instead`) });
     }
-    const generic = expected(`run the command on that root instead (<path> ${root})`);
+    const generic = expected(`run the command on that root instead (give ${root} as [path])`);
     const index = await runCli(['index', lib], { ...env, MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url });
     expect({ code: index.code, stderr: index.stderr }).toEqual({ code: 2, stderr: generic });
     const enqueue = await runCli(['jobs', 'enqueue', lib], { ...env, MONORAG_QUEUE: 'bullmq', REDIS_URL: redis.url });

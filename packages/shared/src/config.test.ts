@@ -60,7 +60,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ projectRoot: root, env: {} }).search.queryAdapter).toBe(false);
     expect(loadConfig({ projectRoot: root, env: { MONORAG_QUERY_ADAPTER: '1' } }).search.queryAdapter).toBe(true);
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_QUERY_ADAPTER: 'sometimes' } })).toThrowError(
-      'Invalid configuration value for "search.queryAdapter": must be true or false (in the environment also 1 / 0, yes / no, on / off). It comes from the environment variable MONORAG_QUERY_ADAPTER; fix it there.',
+      'Invalid configuration value for "search.queryAdapter": must be true or false (as text also 1 / 0, yes / no, y / n, on / off, enabled / disabled, in any case). It comes from the environment variable MONORAG_QUERY_ADAPTER; fix it there.',
     );
   });
 
@@ -79,7 +79,7 @@ describe('loadConfig', () => {
   it('says which values MONORAG_REDACT_SECRETS accepts (a trial got "Invalid input")', () => {
     expect(loadConfig({ projectRoot: tempRoot(), env: { MONORAG_REDACT_SECRETS: 'Off' } }).index.redactSecrets).toBe(false);
     expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_REDACT_SECRETS: 'maybe' } })).toThrowError(
-      'Invalid configuration value for "index.redactSecrets": must be true or false (in the environment also 1 / 0, yes / no, on / off). It comes from the environment variable MONORAG_REDACT_SECRETS; fix it there.',
+      'Invalid configuration value for "index.redactSecrets": must be true or false (as text also 1 / 0, yes / no, y / n, on / off, enabled / disabled, in any case). It comes from the environment variable MONORAG_REDACT_SECRETS; fix it there.',
     );
   });
 

@@ -18,9 +18,9 @@ function fromDecimal(value: unknown): unknown {
   return Number.isNaN(n) ? value : n;
 }
 
-/** A boolean setting: JSON true/false, or in the environment also 1 / 0, yes / no, on / off (zod's `stringbool`). */
+/** A boolean setting: true / false, or as text (the environment, or a string in monorag.json) also 1 / 0, yes / no, y / n, on / off, enabled / disabled in any case (zod's `stringbool`). */
 function booleanSetting() {
-  return z.union([z.boolean(), z.stringbool()], { error: 'must be true or false (in the environment also 1 / 0, yes / no, on / off)' });
+  return z.union([z.boolean(), z.stringbool()], { error: 'must be true or false (as text also 1 / 0, yes / no, y / n, on / off, enabled / disabled, in any case)' });
 }
 
 /** A whole number >= 1 (at most `max`), from a number or decimal digits. */

@@ -15,6 +15,7 @@ export {
   type LoadConfigOptions,
   type SettingSource,
 } from './config.js';
+export { countNoun } from './count-noun.js';
 export { sha256 } from './hash.js';
 export { editDistance, nearestName } from './nearest-name.js';
 export { decodeText, normaliseLineEnds, type DecodedText } from './decode-text.js';

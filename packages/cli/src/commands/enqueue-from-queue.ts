@@ -43,7 +43,7 @@ export interface EnqueueFromQueueOptions {
  */
 export async function runEnqueueFromQueue(project: string | undefined, options: EnqueueFromQueueOptions): Promise<EnqueueReport | null> {
   const started = Date.now();
-  const context = createProjectContext({ project, argName: '<path>', overrides: { dataDir: options.dataDir } });
+  const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
   const hook = options.hook ?? 'from-queue';
   const own = options.queueFile === undefined ? readPathQueue(context.dataDir) : readQueueFile(options.queueFile);
   const leftover = options.queueFile === undefined ? undefined : readPathQueue(context.dataDir, { minAgeMs: LEFTOVER_QUEUE_MS, except: options.queueFile });

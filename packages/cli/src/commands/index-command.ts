@@ -69,7 +69,7 @@ export async function runIndexCommand(project: string | undefined, options: Inde
   }
   const context = createProjectContext({
     project,
-    argName: '<path>',
+    argName: '[path]',
     overrides: { dataDir: options.dataDir, index: { maxFileBytes: options.maxFileBytes } },
   });
   // --paths takes repo-relative paths or absolute ones inside the project, as `search --path` does; the root itself means everything.

@@ -1,3 +1,4 @@
+import { countNoun } from '@monorag/shared';
 import { createIndexChunker } from '@monorag/indexer';
 import { createProjectEmbedder } from '../embedder-factory.js';
 import { enqueueFileJobs, type FileJobsReport } from '../enqueue-file-jobs.js';
@@ -87,7 +88,7 @@ export interface EnqueueReport extends FileJobsReport {
  *   find only what the workers have indexed again until the queue drains).
  */
 export async function runEnqueueCommand(project: string | undefined, options: EnqueueCommandOptions): Promise<EnqueueReport> {
-  const context = createProjectContext({ project, argName: '<path>', overrides: { dataDir: options.dataDir } });
+  const context = createProjectContext({ project, argName: '[path]', overrides: { dataDir: options.dataDir } });
   const queue = await openQueue(context);
   let store: Awaited<ReturnType<typeof openProjectStore>> | undefined;
   try {
@@ -143,7 +144,7 @@ export async function runEnqueueCommand(project: string | undefined, options: En
     process.stdout.write(
       options.json
         ? `${JSON.stringify(report)}\n`
-        : `queue ${report.queue}: ${report.enqueued} file jobs enqueued (${report.walked} files walked, ${report.unchanged} unchanged` +
+        : `queue ${report.queue}: ${countNoun(report.enqueued, 'file job')} enqueued (${countNoun(report.walked, 'file')} walked, ${report.unchanged} unchanged` +
             (report.leftOut > 0 ? `, ${report.leftOut} left out as generated code or a private key` : '') +
             (report.rescan > 0 ? `, ${report.rescan} unchanged but scanned again for secrets: the index was written with another secret scanner` : '') +
             ')' +

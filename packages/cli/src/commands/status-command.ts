@@ -1,6 +1,6 @@
 import { SECRET_SCANNER_META } from '@monorag/indexer';
 import { queryAdapterStatus, type IndexFreshness, type QueryAdapterStatus, type QueueBacklog } from '@monorag/retriever';
-import { ErrorCode, MonoragError, type FileRecord, type IndexIdentity } from '@monorag/shared';
+import { countNoun, ErrorCode, MonoragError, type FileRecord, type IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
 import { formatSecrets, indexSecrets, type IndexSecrets } from '../secret-summary.js';
@@ -30,7 +30,7 @@ export function fallbackSummary(files: readonly FileRecord[]): FallbackSummary {
 function formatFallbacks(summary: FallbackSummary): string {
   if (summary.files === 0) return 'none';
   const parts = summary.byReason.map((g) => `${g.files} ${g.language} (${g.reason}${g.reason === 'no-grammar' ? '' : `: ${g.examples.join(', ')}`})`);
-  return `${summary.files} files: ${parts.join('; ')}`;
+  return `${countNoun(summary.files, 'file')}: ${parts.join('; ')}`;
 }
 
 /** What `monorag status --json` prints (and the gateway's `GET /v1/status` answers). */

@@ -65,7 +65,7 @@ function requireQueueOfWorkers({ config, root }: ProjectContext): void {
 export async function runWorkerCommand(project: string | undefined, options: WorkerCommandOptions): Promise<RunningWorker> {
   const context = createProjectContext({
     project,
-    argName: '<path>',
+    argName: '[path]',
     overrides: { dataDir: options.dataDir, queue: { concurrency: options.concurrency } },
   });
   const { logger, config } = context;

@@ -7,7 +7,7 @@ import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './proj
  * enqueue`): refuses another project's index file first ({@link checkIndexFileOwner}), so a refused
  * command writes nothing (a trial: `.git/info/exclude` lost the project's `/.monorag/` line before the
  * refusal); then creates the directory ({@link ensureDataDir}) and points monorag's entry in
- * `.git/info/exclude` at it (`setGitExclude`).
+ * `.git/info/exclude` at it (`setGitExclude`; a read-only checkout is logged and left as it is).
  * @returns the ignore pattern of the data directory inside the project (for the walk), undefined when it lies outside.
  * @throws MonoragError `INVALID_ARGUMENT` when the index file belongs to another project or the data
  *   directory is refused; the errors of {@link ensureDataDir}.
@@ -16,6 +16,10 @@ export async function prepareDataDir(context: ProjectContext): Promise<string | 
   checkIndexFileOwner(context);
   ensureDataDir(context);
   const ignorePattern = dataDirIgnorePattern(context);
-  await setGitExclude(context.root, ignorePattern);
+  await setGitExclude(context.root, ignorePattern, {
+    // A read-only checkout (the team stack mounts the project read-only): the index is still written, only git's view is unchanged.
+    onUnwritable: (file, code) =>
+      context.logger.warn({ file, code }, `${file} cannot be written (${code}): monorag's entry for its data directory there stays as it was`),
+  });
   return ignorePattern;
 }

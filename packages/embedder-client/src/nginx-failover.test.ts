@@ -101,4 +101,14 @@ describe('nginx in front of two embedding servers', () => {
     });
     expect(big.status).toBe(413);
   });
+
+  it('passes /vocab through to a replica, so chunks are sized by the model\'s word pieces behind nginx too (a review: nginx answered it 404 itself)', async () => {
+    // The replicas here run the fake model, which has no WordPiece vocabulary: the replica's own answer must come back.
+    const direct = await fetch(`${servers[0]!.url}/vocab`);
+    const proxied = await fetch(`${nginx!.url}/vocab`);
+    expect(proxied.status).toBe(direct.status);
+    const body = (await proxied.json()) as { detail: string };
+    expect(body).toEqual(await direct.json());
+    expect(body.detail).toMatch(/has no uncased BERT WordPiece vocabulary/);
+  });
 });

@@ -12,9 +12,17 @@ export const GIT_EXCLUDE_MARKER = '# monorag data directory (monorag rewrites th
  * once) is removed, so files later put in that folder are seen by git and indexed again. Lines monorag
  * did not mark (the user's, or an older monorag's) are kept; a pattern equal to one of them is not added
  * twice. Does nothing outside a git work tree (where `.git` is not a directory, e.g. a worktree's `.git` file).
+ * A checkout that cannot be written (a read-only mount, as the team stack mounts the project into its
+ * containers; another user's files) keeps its file as it is: `onUnwritable` is told, nothing is thrown.
+ * @param onUnwritable called with the file and the error code (`EROFS`, `EACCES`, `EPERM`) when it cannot be written.
  * @returns true when the file was changed.
+ * @throws the file system's other errors (a full disk, ...).
  */
-export async function setGitExclude(root: string, pattern: string | undefined): Promise<boolean> {
+export async function setGitExclude(
+  root: string,
+  pattern: string | undefined,
+  { onUnwritable }: { onUnwritable?: (file: string, code: string) => void } = {},
+): Promise<boolean> {
   const gitDir = path.join(root, '.git');
   if (!existsSync(path.join(gitDir, 'HEAD'))) return false;
   const file = path.join(gitDir, 'info', 'exclude');
@@ -38,7 +46,14 @@ export async function setGitExclude(root: string, pattern: string | undefined): 
   if (!present && pattern !== undefined) kept.push(GIT_EXCLUDE_MARKER, pattern);
   const next = kept.length === 0 ? '' : `${kept.join('\n')}\n`;
   if (next === text || (text !== '' && next === `${text}\n`)) return false;
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, next);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, next);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EROFS' && code !== 'EACCES' && code !== 'EPERM') throw error;
+    onUnwritable?.(file, code);
+    return false;
+  }
   return true;
 }

@@ -1,8 +1,8 @@
-import { currentCommit, headDifferences, recordHeadDifferences, runScope, secretScannerOf } from '@monorag/indexer';
+import { currentCommit, headDifferences, recordHeadDifferences, runScope, scopeToHead, secretScannerOf } from '@monorag/indexer';
 import { planFileJobs, type BullmqIndexQueue } from '@monorag/indexer/queue';
 import type { ChunkStore } from '@monorag/store';
 import { dataDirIgnorePattern, type ProjectContext } from './project-context.js';
-import { recordDrainedQueue, recordEnqueued, requireScanner, scannerWidensPlan } from './queue-freshness.js';
+import { ENQUEUED_COMMIT_KEY, recordDrainedQueue, recordEnqueued, requireScanner, scannerWidensPlan } from './queue-freshness.js';
 
 /** What one plan-and-enqueue did: the part of `monorag jobs enqueue`'s report that every enqueue shares. */
 export interface FileJobsReport {
@@ -42,7 +42,9 @@ export interface EnqueueFileJobsOptions {
 /**
  * Plans and enqueues the file jobs that bring the store up to date with the tree (or with `paths`):
  * one per new, changed or removed file, and per unchanged file when the index was written with another
- * secret scanner (`planFileJobs`). A plan limited to paths covers the whole tree instead while
+ * secret scanner (`planFileJobs`). A plan limited to paths also covers what differs between HEAD and
+ * the commit the queue's jobs (or the index) were brought to, so that the commit it records is one whose
+ * changes are planned (`scopeToHead`); it covers the whole tree instead while
  * `index.redactSecrets` differs from the scanner the index stands on (`widened`); a whole-tree plan
  * first requires its scanner of every worker (`requireScanner`). Then it records what the jobs bring the
  * index to (`recordEnqueued`: HEAD, and a whole-tree plan's scanner) and, when the queue is already
@@ -55,10 +57,15 @@ export interface EnqueueFileJobsOptions {
 export async function enqueueFileJobs({ context, store, queue, paths: given }: EnqueueFileJobsOptions): Promise<{ report: FileJobsReport; scanner: string }> {
   const ignorePattern = dataDirIgnorePattern(context);
   const commit = await currentCommit(context.root);
+  // The commit recorded below must be one whose changes the jobs bring: with HEAD moved since the commit
+  // the queued jobs bring the index to (or, before any enqueue, the indexed one), the paths that differ
+  // between the two are planned too, or the whole tree when git cannot diff them (see scopeToHead).
+  const base = (await store.getMeta(ENQUEUED_COMMIT_KEY)) ?? (await store.getMeta('indexedCommit'));
+  const toHead = await scopeToHead(context.root, runScope(given), base, commit);
   // A hook's paths after index.redactSecrets changed: the whole tree, as a changed ignore file does.
   const scanner = secretScannerOf(context.config.index.redactSecrets);
-  const standing = runScope(given) === undefined ? undefined : await scannerWidensPlan(store, scanner);
-  const paths = standing === undefined ? given : undefined;
+  const standing = toHead === undefined ? undefined : await scannerWidensPlan(store, scanner);
+  const paths = standing === undefined ? toHead : undefined;
   const scope = runScope(paths);
   const differences = await headDifferences(context.root, scope);
   const plannedAt = Date.now();

@@ -94,4 +94,19 @@ describe("the git hooks' log in queue mode (queue.kind bullmq)", () => {
     expect(readdirSync(path.join(dataDir, 'queue')).filter((n) => n.endsWith('.paths'))).toEqual([]);
     expect((await queue.list(['waiting'])).map((j) => j.path).sort()).toEqual(['src/b.ts', 'src/c.ts']);
   }, 120_000);
+
+  it('a run that finds HEAD moved on by an operation that fires no hook plans what that move changed too (a trial: `reset --hard` after a checkout)', async () => {
+    // `other` changes src/b.ts; the index is built on main before the hooks exist.
+    const { repo, env, name, queue, logLines } = await indexedQueueProject({ 'src/a.ts': tokenFile('alphaToken'), 'src/b.ts': tokenFile('betaToken') }, (root) => {
+      git(root, 'checkout', '-q', '-b', 'other');
+      writeFileSync(path.join(root, 'src/b.ts'), tokenFile('betaToken2'));
+      git(root, 'commit', '-q', '-am', 'edit b');
+      git(root, 'checkout', '-q', 'main');
+    });
+    // post-checkout (same commit: no path) starts its run; `reset --hard` moves HEAD and src/b.ts before it reads HEAD.
+    execFileSync('sh', ['-c', 'git checkout -q -b y && git reset -q --hard other'], { cwd: repo, env: { ...process.env, ...env }, stdio: 'ignore' });
+    await until(() => logLines().length === 1, () => `the checkout's line (so far: ${logLines().join(' | ')})`, 90_000);
+    expect(shapes(logLines())).toEqual([`post-checkout: queued 0 path(s); put 1 file job(s) on ${name} for the workers in N ms`]);
+    expect((await queue.list(['waiting'])).map((j) => j.path)).toEqual(['src/b.ts']);
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { readProjectFile } from './read-project-file.js';
 import { belowUnreadableDir, walkProject, type SkippedFile, type WalkedFile } from './walk-project.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { inScope, runScope } from './path-scope.js';
+import { scopeToHead } from './scope-to-head.js';
 import { REQUIRED_SCANNER_META, SECRET_SCANNER_META, needsSecretRescan, redactFileText, sameSecrets, secretScannerOf } from './redact-file-text.js';
 import { summariseRedactedFiles, type RedactedFile, type SecretsSummary } from './secrets-report.js';
 
@@ -49,7 +50,10 @@ export interface IndexProjectOptions {
   /**
    * Incremental mode: only these repo-relative paths (new, changed or deleted files, or directories,
    * including deleted ones). A path naming a `.gitignore`, `.monoragignore` or `.git/info/exclude`
-   * turns the run into a full one, since the set of indexed files may change anywhere. Default: the whole tree.
+   * turns the run into a full one, since the set of indexed files may change anywhere. When HEAD is not
+   * the commit the index records (`indexedCommit`), the paths that differ between the two are added
+   * (or, when git cannot diff them, the run covers the whole tree: see {@link scopeToHead}), so that the
+   * commit the run records is one whose changes it read. Default: the whole tree.
    */
   paths?: readonly string[];
   /** The project's ignore rules, shared with a watcher; default a new filter. */
@@ -151,7 +155,15 @@ export async function indexProject(options: IndexProjectOptions): Promise<IndexR
   const batchChunks = options.embedBatchChunks ?? 128;
   const started = Date.now();
   const commit = await currentCommit(root);
-  const scope = runScope(options.paths);
+  const given = runScope(options.paths);
+  // The commit this run records must be one whose changes the index holds: with HEAD moved since the
+  // recorded one (by a hook's operation or none), what changed between them is read too.
+  const scope = await scopeToHead(root, given, await store.getMeta('indexedCommit'), commit);
+  if (given !== undefined && scope === undefined) {
+    // Widened to the whole tree (a changed ignore-rules file among the differences, or no diff to read).
+    options.filter?.reset();
+    logger?.info({ paths: given.length }, 'HEAD moved since the indexed commit in a way the index cannot diff: indexing the whole tree');
+  }
   const differences = await headDifferences(root, scope);
   const walk = await walkProject({ root, maxFileBytes: options.maxFileBytes, extraIgnores: options.extraIgnores, scope, filter: options.filter });
   const skipped = [...walk.skipped];

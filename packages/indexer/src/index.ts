@@ -7,6 +7,7 @@ export { readProjectFile, type ReadFileResult } from './read-project-file.js';
 export { embedChunks, embeddingText, MAX_EMBEDDING_CHARS, type EmbedCounts } from './embed-chunks.js';
 export { setGitExclude } from './git-exclude.js';
 export { currentCommit } from './current-commit.js';
+export { scopeToHead } from './scope-to-head.js';
 export { HEAD_DIFFERENCES_META, headDifferences, readHeadDifferences, recordHeadDifferences, type HeadDifferencesRecord } from './head-differences.js';
 export { normaliseRemoteUrl, repositoryIdentity, type RepositoryIdentity } from './repository-identity.js';
 export { countWorkTreeChanges, type WorkTreeChangesOptions } from './work-tree-changes.js';

@@ -98,7 +98,7 @@ describe('git hooks', () => {
     // The hook names its own queue file, which holds the path it queued.
     const first = await argsOf('monorag');
     expect(first).toMatch(new RegExp(`^index ${root} --from-queue --quiet --hook post-commit --queued 1 --queue-file ${dataDir}/queue/\\d+-\\d+-post-commit\\.paths\n$`));
-    expect(readFileSync(first.trim().split(' --queue-file ')[1]!, 'utf8')).toBe('c.ts\n');
+    expect(readFileSync(first.trim().split(' --queue-file ')[1]!, 'utf8')).toBe('c.ts\0');
     expect(existsSync(path.join(tools, 'recorded-monorag.args'))).toBe(false);
 
     commitWith(basePath, 'd.ts');
@@ -262,6 +262,21 @@ describe('git hooks', () => {
     git(root, 'commit', '-q', '-m', 'odd names');
     const q = readPathQueue(dataDir);
     expect(q.paths.sort()).toEqual([...names].sort());
+  });
+
+  it('queue a name holding a newline as one path, counted once (NUL-ended queue files)', async () => {
+    const root = repo();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'monorag-hooks-data-'));
+    await installGitHooks({ root, dataDir, command });
+    // A live indexer (this test process) holds the lock, so the hook logs what it queued.
+    writeFileSync(path.join(dataDir, 'index.lock'), `${process.pid}\n`);
+    mkdirSync(path.join(root, 'src'));
+    for (const name of ['src/new\nline.ts', 'src/x.ts']) writeFileSync(path.join(root, name), 'x');
+    git(root, 'add', 'src');
+    git(root, 'commit', '-q', '-m', 'a newline in a name');
+    expect(readPathQueue(dataDir).paths.sort()).toEqual(['src/new\nline.ts', 'src/x.ts']);
+    const lines = readFileSync(path.join(dataDir, 'hooks.log'), 'utf8').split('\n').filter(Boolean);
+    expect(lines.map((line) => line.replace(/^\S+Z /, ''))).toEqual([`post-commit: 2 path(s) enqueued; the running indexer (pid ${process.pid}) will index them`]);
   });
 
   it('queue a rebase once, from post-rewrite, not once per picked commit', async () => {

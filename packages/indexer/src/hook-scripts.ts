@@ -82,11 +82,11 @@ function shellQuote(s: string): string {
 /**
  * The text of one work tree's hook script (in {@link WORKTREE_HOOKS_DIR}, run by the shared hook after
  * any hook it chains, see {@link dispatcherScript}): it appends the paths that changed between the old and the new HEAD
- * (`git diff -z --no-renames --name-only`: both sides of a rename, and names holding quotes, tabs or backslashes
- * as they are, which git's default output quotes) to a new queue file in the data directory, and starts `monorag index --from-queue`
+ * (`git diff -z --no-renames --name-only`, NUL-ended as it writes them: both sides of a rename, and names holding
+ * quotes, tabs, backslashes or newlines as they are, which git's default output quotes) to a new queue file in the data directory, and starts `monorag index --from-queue`
  * in the background, detached, unless a live indexer holds the lock (with `preferPathBin`, the `monorag`
  * on PATH when there is one, else `command`), telling it with `--queued` how many paths this hook
- * queued (lines of its queue file, or `full`) and with `--queue-file` which file is its own (in queue
+ * queued (paths in its queue file, or `full`) and with `--queue-file` which file is its own (in queue
  * mode the run enqueues that file's paths, so its line says what this hook did, not what several hooks
  * firing at once did together). Each run adds one line to `<dataDir>/hooks.log`: the indexer's (hook,
  * paths this hook enqueued, ms), or the hook's own when a running indexer will take its paths.
@@ -126,14 +126,14 @@ if [ "$hook" = post-rewrite ]; then input=$(cat); else input=; fi
   esac
   mkdir -p "$data/${PATH_QUEUE_DIR}" || exit 0
   tmp="$data/${PATH_QUEUE_DIR}/$(date +%s)-$$-$hook.tmp"
-  if [ -n "$old" ] && git cat-file -e "$old^{commit}" 2>/dev/null; then
-    git diff -z --no-renames --name-only "$old" HEAD | tr '\\0' '\\n' > "$tmp" || echo '${FULL_RUN_MARK}' > "$tmp"
+  # NUL-ended paths, as git writes them: a file name may hold a newline (see PATH_QUEUE_DIR).
+  if [ -n "$old" ] && git cat-file -e "$old^{commit}" 2>/dev/null && git diff -z --no-renames --name-only "$old" HEAD > "$tmp"; then
+    count=$(tr -cd '\\000' < "$tmp" | wc -c | tr -d ' '); n="$count path(s)"
   else
-    echo '${FULL_RUN_MARK}' > "$tmp"
+    printf '%s\\000' '${FULL_RUN_MARK}' > "$tmp"; count=full; n='a full run'
   fi
   queued="\${tmp%.tmp}.paths"
   mv "$tmp" "$queued"
-  if grep -qxF '${FULL_RUN_MARK}' "$queued"; then count=full; n='a full run'; else count=$(grep -c . "$queued"); n="$count path(s)"; fi
   pid=$(cat "$data/${INDEX_LOCK_FILE}" 2>/dev/null)
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
     echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $hook: $n enqueued; the running indexer (pid $pid) will index them" >>"$data/hooks.log"

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +47,14 @@ describe('the path queue of a data directory', () => {
     const { dataDir } = threeFiles(0);
     const all = readPathQueue(dataDir);
     expect({ paths: all.paths.sort(), full: all.full, entries: all.entries }).toEqual({ paths: ['src/a.ts', 'src/b.ts', 'src/c.ts'], full: true, entries: 3 });
+  });
+
+  it('keeps a name holding a newline as one path, and reads the newline-separated files of hooks an older monorag installed', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'monorag-path-queue-'));
+    dirs.push(dataDir);
+    enqueuePaths(dataDir, ['src/new\nline.ts', 'src/b.ts']);
+    writeFileSync(path.join(dataDir, PATH_QUEUE_DIR, '1-1-post-commit.paths'), `src/old.ts\n${FULL_RUN_MARK}\n`);
+    const all = readPathQueue(dataDir);
+    expect({ paths: all.paths.sort(), full: all.full, entries: all.entries }).toEqual({ paths: ['src/b.ts', 'src/new\nline.ts', 'src/old.ts'], full: true, entries: 2 });
   });
 });

@@ -5,7 +5,10 @@ import path from 'node:path';
  * Directory (inside the data directory) of queued paths waiting to be indexed. Each producer (a git
  * hook, `monorag index --paths` while another process holds the lock) writes one file: a temporary
  * name, then an atomic rename to `*.paths`, so a reader never sees half a file and nothing is lost
- * to a race. A file holds one repo-relative path per line; the line `*` asks for a full run.
+ * to a race. A file holds repo-relative paths, each ended by a NUL byte (as `git diff -z` writes them: a
+ * file name may hold a newline, never a NUL); the entry `*` ({@link FULL_RUN_MARK}) asks for a full run.
+ * A file without any NUL byte is one written by an older monorag (a hook installed before this format):
+ * one path per line, read as such.
  */
 export const PATH_QUEUE_DIR = 'queue';
 
@@ -24,13 +27,13 @@ export interface QueuedPaths {
   remove(): void;
 }
 
-/** Adds paths (or {@link FULL_RUN_MARK}) to the queue of a data directory. */
+/** Adds paths (or {@link FULL_RUN_MARK}) to the queue of a data directory, each ended by a NUL byte (see {@link PATH_QUEUE_DIR}). */
 export function enqueuePaths(dataDir: string, paths: readonly string[]): void {
   const dir = path.join(dataDir, PATH_QUEUE_DIR);
   mkdirSync(dir, { recursive: true });
   const name = `${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const tmp = path.join(dir, `${name}.tmp`);
-  writeFileSync(tmp, paths.map((p) => `${p}\n`).join(''));
+  writeFileSync(tmp, paths.map((p) => `${p}\0`).join(''));
   renameSync(tmp, path.join(dir, `${name}.paths`));
 }
 
@@ -93,9 +96,9 @@ function readFiles(files: readonly string[]): QueuedPaths {
       throw error;
     }
     read.push(file);
-    for (const line of text.split('\n')) {
-      if (line === FULL_RUN_MARK) full = true;
-      else if (line !== '') paths.add(line);
+    for (const entry of queueEntries(text)) {
+      if (entry === FULL_RUN_MARK) full = true;
+      else if (entry !== '') paths.add(entry);
     }
   }
   return {
@@ -106,6 +109,14 @@ function readFiles(files: readonly string[]): QueuedPaths {
       for (const file of read) rmSync(file, { force: true });
     },
   };
+}
+
+/**
+ * The entries of a queue file's text: NUL-ended (the format of this monorag), or, in a file holding no
+ * NUL byte (one an older monorag's hook wrote), one per line. Empty entries are kept (the caller drops them).
+ */
+export function queueEntries(text: string): string[] {
+  return text.split(text.includes('\0') ? '\0' : '\n');
 }
 
 /** Number of queue files waiting (each is one git operation or one request). */

@@ -86,7 +86,10 @@ describe('openRetriever: search.queryAdapter', () => {
     try {
       const response = await index.retriever.search({ query: 'where is the retry loop', mode: 'dense', limit: 1 });
       expect(response.results.map((r) => r.path)).toEqual([expected]);
-      expect((await readStatusReport(context, index)).queryAdapter.state).toBe(state);
+      const { queryAdapter } = await readStatusReport(context, index);
+      expect(queryAdapter.state).toBe(state);
+      // Off: named where it was set.
+      if (!enabled) expect(queryAdapter.detail).toBe(`off ("search.queryAdapter": false in ${path.join(root, 'monorag.json')}): dense search uses the model's own query vectors`);
     } finally {
       await index.close();
       await new Promise((resolve) => server.server.close(resolve));

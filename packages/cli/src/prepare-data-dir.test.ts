@@ -41,4 +41,21 @@ describe('prepareDataDir', () => {
     });
     expect(exclude(b.root)).toBe(before);
   });
+
+  it('keeps an earlier data directory that still holds an index excluded when the data directory moves out (a trial: git status then listed .monorag/)', async () => {
+    const b = createProjectContext({ project: repo('moved'), argName: '[path]' });
+    await prepareDataDir(b);
+    const store = await openSqliteStore({ file: b.storeFile, identity: { model: 'm', dim: 4, chunkerVersion: 'v' } });
+    await store.close();
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-prepare-outside-')));
+    dirs.push(outside);
+    const elsewhere = createProjectContext({ project: b.root, argName: '[path]', overrides: { dataDir: outside } });
+    expect(await prepareDataDir(elsewhere)).toBeUndefined();
+    expect(exclude(b.root)).toContain('/.monorag/\n');
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: b.root, encoding: 'utf8' })).toBe('');
+    // Once that index is gone, the entry goes with it (files later put in the folder are seen again).
+    rmSync(b.dataDir, { recursive: true, force: true });
+    await prepareDataDir(elsewhere);
+    expect(exclude(b.root)).not.toContain('/.monorag/');
+  });
 });

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { setGitExclude } from '@monorag/indexer';
 import { checkIndexFileOwner } from './index-owner.js';
-import { dataDirIgnorePattern, ensureDataDir, type ProjectContext } from './project-context.js';
+import { dataDirIgnorePattern, ensureDataDir, STORE_FILE_NAME, type ProjectContext } from './project-context.js';
 
 /**
  * Readies the data directory for a command that writes the index (`index`, `watch`, `serve`, `jobs
@@ -17,6 +19,8 @@ export async function prepareDataDir(context: ProjectContext): Promise<string | 
   ensureDataDir(context);
   const ignorePattern = dataDirIgnorePattern(context);
   await setGitExclude(context.root, ignorePattern, {
+    // An earlier data directory that still holds an index stays excluded (a trial: `--data-dir` elsewhere dropped it, and the old index showed in `git status`).
+    stillHolds: (pattern) => existsSync(path.join(context.root, pattern, STORE_FILE_NAME)),
     // A read-only checkout (the team stack mounts the project read-only): the index is still written, only git's view is unchanged.
     onUnwritable: (file, code) =>
       context.logger.warn({ file, code }, `${file} cannot be written (${code}): monorag's entry for its data directory there stays as it was`),

@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { IndexProgress } from '@monorag/indexer';
+import { countNoun } from '@monorag/shared';
 
 /** Renders index progress events: a bar on a TTY, plain lines every few seconds otherwise. Writes to stderr. */
 export interface ProgressReporter {
@@ -65,7 +66,7 @@ export function createProgressReporter({
       last = now;
       const secs = (now - started) / 1000;
       stream.write(
-        `indexing: ${p.filesScanned}/${p.filesTotal} files scanned, ${p.filesIndexed} indexed, ${p.chunksWritten} chunks, ` +
+        `indexing: ${p.filesScanned}/${p.filesTotal} files scanned, ${p.filesIndexed} indexed, ${countNoun(p.chunksWritten, 'chunk')}, ` +
           `${(p.chunksWritten / Math.max(secs, 0.001)).toFixed(1)} chunks/s, ${secs.toFixed(1)} s\n`,
       );
     },

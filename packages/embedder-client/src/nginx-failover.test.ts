@@ -100,6 +100,10 @@ describe('nginx in front of two embedding servers', () => {
       body: JSON.stringify({ texts: ['x'.repeat(17 * 1024 * 1024)] }),
     });
     expect(big.status).toBe(413);
+    // Another method on /embed: JSON like every other error, not nginx's HTML 403 (a trial).
+    const get = await fetch(`${nginx!.url}/embed`);
+    expect(get.status).toBe(405);
+    expect(await get.json()).toEqual({ detail: 'POST a JSON body to this route' });
   });
 
   it('passes /vocab through to a replica, so chunks are sized by the model\'s word pieces behind nginx too (a review: nginx answered it 404 itself)', async () => {

@@ -52,23 +52,23 @@ describe('GET /health: internal addresses', () => {
   });
 
   it('shows a detail that has no public form as it is', async () => {
-    const plain: HealthProbes = { store: async () => ({ ok: true, detail: 'sqlite: 1 files, 1 chunks' }), embedder: async () => ({ ok: true, detail: 'managed embedder not running' }) };
+    const plain: HealthProbes = { store: async () => ({ ok: true, detail: 'sqlite: 1 file, 1 chunk' }), embedder: async () => ({ ok: true, detail: 'managed embedder not running' }) };
     expect(await health({ host: '0.0.0.0', tokens: [TOKEN], probes: plain })).toEqual({
       status: 200,
-      body: { status: 'ok', uptimeSeconds: 0, store: { ok: true, detail: 'sqlite: 1 files, 1 chunks' }, embedder: { ok: true, detail: 'managed embedder not running' } },
+      body: { status: 'ok', uptimeSeconds: 0, store: { ok: true, detail: 'sqlite: 1 file, 1 chunk' }, embedder: { ok: true, detail: 'managed embedder not running' } },
     });
   });
 
   it('in queue mode, a file-job queue that does not answer makes the gateway degraded (200: searches still work)', async () => {
     const queued: HealthProbes = {
-      store: async () => ({ ok: true, detail: 'sqlite: 1 files, 1 chunks' }),
+      store: async () => ({ ok: true, detail: 'sqlite: 1 file, 1 chunk' }),
       embedder: async () => ({ ok: true, detail: 'managed embedder not running' }),
       queue: async () => ({ ok: false, detail: 'monorag-index-p could not be read: Redis did not answer within 2 s', publicDetail: 'the file-job queue does not answer' }),
     };
     expect(await health({ host: '0.0.0.0', tokens: [TOKEN], probes: queued })).toEqual({
       status: 200,
       body: {
-        status: 'degraded', uptimeSeconds: 0, store: { ok: true, detail: 'sqlite: 1 files, 1 chunks' }, embedder: { ok: true, detail: 'managed embedder not running' },
+        status: 'degraded', uptimeSeconds: 0, store: { ok: true, detail: 'sqlite: 1 file, 1 chunk' }, embedder: { ok: true, detail: 'managed embedder not running' },
         queue: { ok: false, detail: 'the file-job queue does not answer' },
       },
     });

@@ -15,13 +15,16 @@ export const GIT_EXCLUDE_MARKER = '# monorag data directory (monorag rewrites th
  * A checkout that cannot be written (a read-only mount, as the team stack mounts the project into its
  * containers; another user's files) keeps its file as it is: `onUnwritable` is told, nothing is thrown.
  * @param onUnwritable called with the file and the error code (`EROFS`, `EACCES`, `EPERM`) when it cannot be written.
+ * @param stillHolds whether the folder of an earlier entry (its pattern, e.g. `/.monorag/`) still holds
+ *   monorag's data: such an entry is kept beside the new one, so an index left behind when the data
+ *   directory moves (`--data-dir` elsewhere, a run that then fails) stays out of `git add -A`.
  * @returns true when the file was changed.
  * @throws the file system's other errors (a full disk, ...).
  */
 export async function setGitExclude(
   root: string,
   pattern: string | undefined,
-  { onUnwritable }: { onUnwritable?: (file: string, code: string) => void } = {},
+  { onUnwritable, stillHolds }: { onUnwritable?: (file: string, code: string) => void; stillHolds?: (pattern: string) => boolean } = {},
 ): Promise<boolean> {
   const gitDir = path.join(root, '.git');
   if (!existsSync(path.join(gitDir, 'HEAD'))) return false;
@@ -36,6 +39,8 @@ export async function setGitExclude(
       i++;
       if (entry.trim() === pattern && !present) {
         present = true;
+        kept.push(GIT_EXCLUDE_MARKER, entry);
+      } else if (entry.trim() !== pattern && stillHolds?.(entry.trim())) {
         kept.push(GIT_EXCLUDE_MARKER, entry);
       }
       continue;

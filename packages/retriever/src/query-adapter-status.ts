@@ -20,10 +20,17 @@ export interface QueryAdapterStatus {
  * adapter the way the retriever does (once per process, memoised by {@link bundledQueryAdapter}), so a
  * fault named here is the one searches warn about. Never throws: a fault is the `unavailable` state.
  * @param enabled `search.queryAdapter` of the configuration.
- * @param dir where the adapters are; {@link QUERY_ADAPTER_DIR} unless a test gives a copy.
+ * @param options.offBy what switched it off, for the `off` detail (default `search.queryAdapter is false`; the
+ *   CLI names the source: `MONORAG_QUERY_ADAPTER is off`, `"search.queryAdapter": false in /p/monorag.json`).
+ * @param options.dir where the adapters are; {@link QUERY_ADAPTER_DIR} unless a test gives a copy.
  */
-export async function queryAdapterStatus(model: string, dim: number, enabled: boolean, dir: string = QUERY_ADAPTER_DIR): Promise<QueryAdapterStatus> {
-  if (!enabled) return { state: 'off', detail: "off (search.queryAdapter in monorag.json, or MONORAG_QUERY_ADAPTER, is false): dense search uses the model's own query vectors" };
+export async function queryAdapterStatus(
+  model: string,
+  dim: number,
+  enabled: boolean,
+  { offBy = 'search.queryAdapter is false', dir = QUERY_ADAPTER_DIR }: { offBy?: string; dir?: string } = {},
+): Promise<QueryAdapterStatus> {
+  if (!enabled) return { state: 'off', detail: `off (${offBy}): dense search uses the model's own query vectors` };
   try {
     const adapter = await bundledQueryAdapter(model, dim, dir);
     if (adapter === undefined) return { state: 'none', detail: `none bundled for ${model} (${dim} dims): dense search uses the model's own query vectors` };

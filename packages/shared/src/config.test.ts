@@ -64,6 +64,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('says the range of a port out of range (a trial got "expected a port number in decimal digits" for 70000)', () => {
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_GATEWAY_PORT: '70000' } })).toThrowError(
+      'Invalid configuration value for "gateway.port": must be a port from 1 to 65535. It comes from the environment variable MONORAG_GATEWAY_PORT; fix it there.',
+    );
+    expect(() => loadConfig({ projectRoot: tempRoot(), env: { MONORAG_GATEWAY_PORT: 'http' } })).toThrowError(/"gateway\.port": expected a port number in decimal digits\./);
+  });
+
   it('settingSource names the source that set a key: flags, then the environment, then monorag.json, else the default', () => {
     const root = tempRoot();
     writeFileSync(path.join(root, 'monorag.json'), JSON.stringify({ gateway: { host: '0.0.0.0', port: 7800 } }));

@@ -172,7 +172,7 @@ export const configSchema = z.strictObject({
       /** Address to bind; loopback by default. Without tokens a non-loopback one is refused (unless `--insecure`). Env `MONORAG_GATEWAY_HOST`. */
       host: z.string().min(1).default('127.0.0.1'),
       /** TCP port. Env `MONORAG_GATEWAY_PORT`. */
-      port: z.preprocess(fromDecimal, z.number({ error: 'expected a port number in decimal digits' }).int().min(1).max(65_535)).default(7700),
+      port: z.preprocess(fromDecimal, z.number({ error: 'expected a port number in decimal digits' }).int().min(1, 'must be a port from 1 to 65535').max(65_535, 'must be a port from 1 to 65535')).default(7700),
       /**
        * Bearer tokens; when any is set, every route but /health needs `Authorization: Bearer <token>`.
        * At least 16 characters each (e.g. `openssl rand -hex 32`). Env `MONORAG_GATEWAY_TOKEN`: one

@@ -1,6 +1,6 @@
 import { SECRET_SCANNER_META } from '@monorag/indexer';
 import { queryAdapterStatus, type IndexFreshness, type QueryAdapterStatus, type QueueBacklog } from '@monorag/retriever';
-import { countNoun, ErrorCode, MonoragError, type FileRecord, type IndexIdentity } from '@monorag/shared';
+import { countNoun, ErrorCode, MonoragError, settingSource, type FileRecord, type IndexIdentity } from '@monorag/shared';
 import { openRetriever, type OpenIndex } from '../open-retriever.js';
 import { createProjectContext, type ProjectContext } from '../project-context.js';
 import { formatSecrets, indexSecrets, type IndexSecrets } from '../secret-summary.js';
@@ -61,8 +61,16 @@ export async function readStatusReport(context: ProjectContext, index: OpenIndex
   const files = await index.store.listFiles();
   const scanner = (await index.store.getMeta(SECRET_SCANNER_META)) ?? null;
   const { identity } = index.store;
-  const queryAdapter = await queryAdapterStatus(identity.model, identity.dim, context.config.search.queryAdapter);
+  const queryAdapter = await queryAdapterStatus(identity.model, identity.dim, context.config.search.queryAdapter, { offBy: queryAdapterOffBy(context) });
   return { root: context.root, indexFile: context.storeFile, identity, ...freshness, fallbacks: fallbackSummary(files), secrets: { ...indexSecrets(files), scanner }, queryAdapter };
+}
+
+/** What switched the query adapter off, named where the user set it (a trial: the detail named both places). */
+function queryAdapterOffBy(context: ProjectContext): string {
+  const source = settingSource(['search', 'queryAdapter'], { projectRoot: context.root, overrides: context.overrides });
+  if (source.kind === 'env') return `${source.variable} is off`;
+  if (source.kind === 'file') return `"search.queryAdapter": false in ${source.file}`;
+  return 'search.queryAdapter is false';
 }
 
 /** How `status` names the index's secret scanner: the text is only as redacted as it says. */

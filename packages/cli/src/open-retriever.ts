@@ -41,10 +41,12 @@ export interface ExistingStore {
  * Every search and freshness read first follows a SQLite index file that another process replaced
  * (a CLI `index --rebuild` swapping its new file in), so a long-lived server never answers from the
  * replaced file.
+ * @param options.showsWarnings the caller prints every search warning to the user (`monorag search` without
+ *   `--json`): faults that are also warnings are logged at debug level, so they are said once.
  * @throws MonoragError `INDEX_NOT_FOUND` when the project has not been indexed (naming a parent directory
  *   that has an index), `INVALID_ARGUMENT` when the index in the data directory belongs to another project.
  */
-export async function openRetriever(context: ProjectContext, existing?: ExistingStore): Promise<OpenIndex> {
+export async function openRetriever(context: ProjectContext, existing?: ExistingStore, { showsWarnings = false }: { showsWarnings?: boolean } = {}): Promise<OpenIndex> {
   if (!existing && context.config.store.kind === 'sqlite' && !existsSync(context.storeFile)) throw missingIndexError(context);
   // store.kind picks SQLite (the file above) or the project's Qdrant collection (INDEX_NOT_FOUND when it has none).
   const { store, follow } = existing ?? (await openFollowedStore(context));
@@ -62,7 +64,7 @@ export async function openRetriever(context: ProjectContext, existing?: Existing
     return checked;
   };
   const inner = createRetriever({
-    store, getEmbedder, limits: context.config.search, logger: context.logger, ranking: { queryAdapter: context.config.search.queryAdapter },
+    store, getEmbedder, limits: context.config.search, logger: context.logger, ranking: { queryAdapter: context.config.search.queryAdapter }, faultLogLevel: showsWarnings ? 'debug' : 'warn',
   });
   const retriever: Retriever = {
     search: async (request, trace) => {

@@ -95,4 +95,18 @@ describe('monorag search --explain', () => {
       '(the priors move no result more than 9 places below its rrf rank)',
     ]);
   });
+
+  it('says a dense fault once on stderr: as a warning without --json, as a log line with --json (a trial saw both without --json)', async () => {
+    // Nothing listens on port 9 (discard): dense retrieval fails and hybrid search falls back to BM25.
+    const dead = { ...env, EMBEDDING_URL: 'http://127.0.0.1:9' };
+    const text = await runCli(['search', 'cache capacity', '--project', repo], dead);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stderr.split('\n').filter((line) => /dense retrieval/i.test(line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^monorag: warning: Dense retrieval unavailable \(.*\); results are BM25 only\.$/);
+    const json = await runCli(['search', 'cache capacity', '--json', '--project', repo], dead);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings).toEqual([expect.stringMatching(/^Dense retrieval unavailable/)]);
+    expect(json.stderr).toContain('dense retrieval failed; falling back to BM25');
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFakeEmbedder, type Embedder } from '@monorag/embedder-client';
-import { ErrorCode, MonoragError, sha256, testTitleName, type Chunk } from '@monorag/shared';
+import { ErrorCode, MonoragError, sha256, testTitleName, type Chunk, type Logger } from '@monorag/shared';
 import { openSqliteStore, type SqliteStore } from '@monorag/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RANKING, MAX_DEMOTION, TEST_FACTOR } from './ranking-options.js';
@@ -400,6 +400,24 @@ describe('createRetriever', () => {
     expect((await retriever.search({ query: 'retryRequest', mode: 'dense' })).warnings).toHaveLength(1);
     expect((await retriever.search({ query: 'retryRequest', mode: 'lexical' })).warnings).toEqual([]);
     expect(reads).toBe(1);
+    await store.close();
+  });
+
+  it('logs a fault that is also a warning at warn level, or at debug for a caller that shows the warnings itself (said once on the CLI)', async () => {
+    const store = await storeWith([chunk('src/a.ts', 'function retryRequest() {}')]);
+    for (const faultLogLevel of ['warn', 'debug'] as const) {
+      const logged: string[] = [];
+      const record = (level: string) => (_fields: unknown, msg: string) => void logged.push(`${level}: ${msg}`);
+      const logger = { warn: record('warn'), debug: record('debug'), info: record('info'), error: record('error') } as unknown as Logger;
+      const retriever = createRetriever({
+        store, getEmbedder: async () => fake, limits: LIMITS, logger, faultLogLevel,
+        queryAdapterFor: () => {
+          throw new MonoragError(ErrorCode.FILE_UNREADABLE, 'damaged');
+        },
+      });
+      expect((await retriever.search({ query: 'retry the request' })).warnings).toHaveLength(1);
+      expect(logged).toEqual([`${faultLogLevel}: query adapter unavailable; dense retrieval uses the model's own query vectors`]);
+    }
     await store.close();
   });
 });

@@ -84,6 +84,12 @@ export interface RetrieverOptions {
    * {@link bundledQueryAdapter}. A throw is reported once in the log and in each dense search's warnings.
    */
   queryAdapterFor?: (model: string, dim: number) => Promise<QueryAdapter | undefined> | QueryAdapter | undefined;
+  /**
+   * Log level of the faults a search also reports in its `warnings` (an unavailable query adapter, dense
+   * retrieval falling back to BM25): `warn` (default) for servers, whose operators read the log; `debug`
+   * for a caller that shows every warning to the user itself (`monorag search`), so it is said once.
+   */
+  faultLogLevel?: 'warn' | 'debug';
 }
 
 /**
@@ -146,7 +152,7 @@ function validate(request: SearchRequest, limits: RetrieverLimits): { query: str
  * The query's embedding passes through its model's query adapter (query-adapter.ts) before dense search.
  * The last {@link QUERY_CACHE_ENTRIES} query embeddings are kept, so a repeated query costs no model call.
  */
-export function createRetriever({ store, getEmbedder, limits, ranking, logger, queryAdapterFor = bundledQueryAdapter }: RetrieverOptions): Retriever {
+export function createRetriever({ store, getEmbedder, limits, ranking, logger, queryAdapterFor = bundledQueryAdapter, faultLogLevel = 'warn' }: RetrieverOptions): Retriever {
   const steps: RankingOptions = { ...DEFAULT_RANKING, ...ranking };
   const queryVectors = createQueryVectorCache(QUERY_CACHE_ENTRIES);
 
@@ -165,7 +171,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger, q
         if (adapter) vector = adaptQueryVector(adapter, vector!);
       } catch (error) {
         adapterFault = errorMessage(error);
-        logger?.warn({ err: adapterFault }, 'query adapter unavailable; dense retrieval uses the model\'s own query vectors');
+        logger?.[faultLogLevel]({ err: adapterFault }, 'query adapter unavailable; dense retrieval uses the model\'s own query vectors');
       }
     }
     queryVectors.set(query, vector!);
@@ -212,7 +218,7 @@ export function createRetriever({ store, getEmbedder, limits, ranking, logger, q
         try {
           lists.push(await dense(query, filter, depth));
         } catch (error) {
-          logger?.warn({ err: errorMessage(error) }, 'dense retrieval failed; falling back to BM25');
+          logger?.[faultLogLevel]({ err: errorMessage(error) }, 'dense retrieval failed; falling back to BM25');
           warnings.push(`Dense retrieval unavailable (${errorMessage(error)}); results are BM25 only.`);
           mode = 'lexical';
         }

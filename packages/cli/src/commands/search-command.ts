@@ -36,7 +36,8 @@ export async function runSearchCommand(query: string, options: SearchCommandOpti
   }
   const language = options.language === undefined ? undefined : resolveLanguageId(options.language, '--language');
   const pathPrefix = options.path === undefined ? undefined : resolvePathPrefix(context.root, options.path, '--path');
-  const index = await openRetriever(context);
+  // Without --json every warning is printed below, so the retriever need not log its faults too (a trial saw each twice).
+  const index = await openRetriever(context, undefined, { showsWarnings: !options.json });
   try {
     const stages: [RankingStage, readonly ScoredChunk[]][] = [];
     // Freshness judged against the work tree (HEAD, queued hook paths, a run in progress), asked for before the search.

@@ -61,6 +61,26 @@ describe('readIndexFreshness', () => {
     );
   });
 
+  it('after HEAD moved with no hook (reset, am --abort), tells to run an index, not to commit (a trial: nothing was left to commit)', async () => {
+    const store = storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' });
+    expect((await readIndexFreshness(store, { headCommit: 'bbbb', unqueuedChanges: 1, hooksInstalled: true })).warning).toBe(
+      'Results may be out of date: HEAD is bbbb but the index reflects aaaa; 1 changed file(s) in the work tree are not queued for indexing ' +
+        '(HEAD moved by a git operation that fires no hook, such as reset or am --abort: `monorag index` indexes them).',
+    );
+    // Without the hooks, a plain commit moves HEAD too: the advice to install them stands.
+    expect((await readIndexFreshness(store, { headCommit: 'bbbb', unqueuedChanges: 1, hooksInstalled: false })).warning).toContain(
+      '(`monorag index` indexes them now; `monorag hooks install` has git hooks queue them on every commit)',
+    );
+    // File jobs on the team stack's queue, or a run in progress, will catch up too.
+    const jobs = { name: 'q', jobs: 2, active: 0, failed: 0, workers: 1, error: null };
+    expect((await readIndexFreshness(store, { headCommit: 'bbbb', unqueuedChanges: 1, hooksInstalled: true, queue: jobs })).warning).toContain('(the git hooks queue them once committed');
+    expect((await readIndexFreshness(store, { headCommit: 'bbbb', unqueuedChanges: 1, hooksInstalled: true, indexing: true })).warning).toContain('(the git hooks queue them once committed');
+    // A hook's run is queued: it will catch up (its run reads what HEAD moved past), so the usual advice.
+    expect((await readIndexFreshness(store, { headCommit: 'bbbb', pendingChanges: 1, unqueuedChanges: 1, hooksInstalled: true })).warning).toContain(
+      '(the git hooks queue them once committed, `monorag index` at once)',
+    );
+  });
+
   it('HEAD moved only to content the index holds is no reason to call it stale', async () => {
     const store = storeWith({ indexedAt: '1796000000000', indexedCommit: 'aaaa' });
     expect(await readIndexFreshness(store, { headCommit: 'bbbb', headMoveIndexed: true })).toMatchObject({ stale: false, warning: null, headCommit: 'bbbb', indexedCommit: 'aaaa' });

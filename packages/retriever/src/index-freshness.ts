@@ -122,7 +122,9 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
     );
   }
   else {
-    if (headCommit !== null && headCommit !== indexedCommit && probe.headMoveIndexed !== true) {
+    // HEAD moved to content the index has not read, with no run queued for it: an operation that fires no hook.
+    const headMoved = headCommit !== null && headCommit !== indexedCommit && probe.headMoveIndexed !== true;
+    if (headMoved) {
       reasons.push(`HEAD is ${headCommit.slice(0, 12)} but the index reflects ${indexedCommit ? indexedCommit.slice(0, 12) : 'no commit'}`);
     }
     if (queuedPaths > 0) reasons.push(`${queuedPaths} changed path(s) are waiting to be indexed`);
@@ -133,7 +135,7 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
           ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (the file watcher of process ${watcher} picks them up as it sees them)`
           : headCommit === null
             ? `${unqueuedChanges} changed file(s) in the work tree are not indexed yet (${advice} indexes them)`
-            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (${hookAdvice(probe.hooksInstalled, advice)})`,
+            : `${unqueuedChanges} changed file(s) in the work tree are not queued for indexing (${hookAdvice(probe.hooksInstalled, advice, headMoved && queuedPaths === 0 && (queue?.jobs ?? 0) === 0 && !indexing)})`,
       );
     }
   }
@@ -147,8 +149,13 @@ export async function readIndexFreshness(store: ChunkStore, probe: FreshnessProb
   };
 }
 
-/** How unqueued changes of a git work tree get indexed, by whether monorag's git hooks are installed (undefined: not known). */
-function hookAdvice(hooksInstalled: boolean | undefined, advice: string): string {
+/**
+ * How unqueued changes of a git work tree get indexed, by whether monorag's git hooks are installed (undefined: not
+ * known). `movedWithoutHook`: HEAD moved with no hook's run queued although the hooks are installed (`git reset`, `git stash`, `git am --abort`):
+ * there may be nothing to commit, so the hooks will not queue the changes and only a run will (a trial was told to commit).
+ */
+function hookAdvice(hooksInstalled: boolean | undefined, advice: string, movedWithoutHook: boolean): string {
+  if (hooksInstalled === true && movedWithoutHook) return `HEAD moved by a git operation that fires no hook, such as reset or am --abort: ${advice} indexes them`;
   if (hooksInstalled === true) return `the git hooks queue them once committed, ${advice} at once`;
   if (hooksInstalled === false) return `${advice} indexes them now; \`monorag hooks install\` has git hooks queue them on every commit`;
   return `a git hook queues them once committed, ${advice} at once`;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,25 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { installGitHooks, uninstallGitHooks } from './git-hooks.js';
 import { CHAINED_SUFFIX, HOOK_MARKER, hookLines } from './hook-scripts.js';
 import { readPathQueue, readQueueFile } from './path-queue.js';
+import { committedRepo, git, sideBranchBehindMain } from './test-git-repo.js';
 
-function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
-}
+const repo = (): string => committedRepo('monorag-hooks-am-');
 
 function temp(prefix: string): string {
   return realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-}
-
-function repo(): string {
-  const root = temp('monorag-hooks-am-');
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.email', 't@example.com');
-  git(root, 'config', 'user.name', 't');
-  writeFileSync(path.join(root, 'a.ts'), 'a');
-  writeFileSync(path.join(root, 'b.ts'), 'b');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'one');
-  return root;
 }
 
 /**
@@ -117,17 +103,7 @@ describe('git hooks and git am', () => {
   it('queue a `git rebase --apply` from post-rewrite, at its end, not from the post-applypatch of each picked commit', async () => {
     const root = repo();
     const dataDir = path.join(root, '.monorag');
-    git(root, 'checkout', '-q', '-b', 'side');
-    for (const file of ['s1.ts', 's2.ts']) {
-      writeFileSync(path.join(root, file), file);
-      git(root, 'add', file);
-      git(root, 'commit', '-q', '-m', file);
-    }
-    git(root, 'checkout', '-q', 'main');
-    writeFileSync(path.join(root, 'm.ts'), 'm');
-    git(root, 'add', 'm.ts');
-    git(root, 'commit', '-q', '-m', 'm');
-    git(root, 'checkout', '-q', 'side');
+    sideBranchBehindMain(root, ['s1.ts', 's2.ts']);
     await installGitHooks({ root, dataDir, command });
     git(root, 'rebase', '-q', '--apply', 'main');
     const files = readdirSync(path.join(dataDir, 'queue'));

@@ -7,22 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { installGitHooks, uninstallGitHooks } from './git-hooks.js';
 import { CHAINED_SUFFIX, HOOK_MARKER, hookLines } from './hook-scripts.js';
 import { readPathQueue } from './path-queue.js';
+import { committedRepo, git, sideBranchBehindMain } from './test-git-repo.js';
 
-function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: repo, encoding: 'utf8' });
-}
-
-function repo(): string {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-hooks-')));
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.email', 't@example.com');
-  git(root, 'config', 'user.name', 't');
-  writeFileSync(path.join(root, 'a.ts'), 'a');
-  writeFileSync(path.join(root, 'b.ts'), 'b');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'one');
-  return root;
-}
+const repo = (): string => committedRepo('monorag-hooks-');
 
 // `true` stands in for monorag: the hooks' background start must not matter to what they queue.
 const command = ['true'];
@@ -282,17 +269,7 @@ describe('git hooks', () => {
   it('queue a rebase once, from post-rewrite, not once per picked commit', async () => {
     const root = repo();
     const dataDir = path.join(root, '.monorag');
-    git(root, 'checkout', '-q', '-b', 'side');
-    for (const file of ['s1.ts', 's2.ts', 's3.ts']) {
-      writeFileSync(path.join(root, file), file);
-      git(root, 'add', file);
-      git(root, 'commit', '-q', '-m', file);
-    }
-    git(root, 'checkout', '-q', 'main');
-    writeFileSync(path.join(root, 'm.ts'), 'm');
-    git(root, 'add', 'm.ts');
-    git(root, 'commit', '-q', '-m', 'm');
-    git(root, 'checkout', '-q', 'side');
+    sideBranchBehindMain(root, ['s1.ts', 's2.ts', 's3.ts']);
     await installGitHooks({ root, dataDir, command });
     git(root, 'rebase', '-q', 'main');
     const files = readdirSync(path.join(dataDir, 'queue')).filter((f) => f.endsWith('.paths'));

@@ -1,31 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIgnoreFilter } from './ignore-filter.js';
 import { indexProject } from './index-project.js';
 import { openTestIndex } from './test-index.js';
-
-function git(root: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-}
+import { committedRepo, git } from './test-git-repo.js';
 
 /** A repository with a.ts and b.ts committed on main, its whole tree indexed at that commit. */
 async function indexedRepo() {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'monorag-head-moved-')));
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.email', 't@example.com');
-  git(root, 'config', 'user.name', 't');
-  writeFileSync(path.join(root, '.gitignore'), '.monorag/\n');
-  writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;');
-  writeFileSync(path.join(root, 'b.ts'), 'export const b = 1;');
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'one');
+  const root = committedRepo('monorag-head-moved-', { '.gitignore': '.monorag/\n', 'a.ts': 'export const a = 1;', 'b.ts': 'export const b = 1;' });
   const index = await openTestIndex(root);
   await indexProject(index);
   const content = async (rel: string) => (await index.store.chunksOfFile(rel)).map((c) => c.content).join('');
-  return { root, index, content, first: git(root, 'rev-parse', 'HEAD') };
+  return { root, index, content, first: git(root, 'rev-parse', 'HEAD').trim() };
 }
 
 describe('indexProject with paths after HEAD moved past the indexed commit', () => {
@@ -37,7 +24,7 @@ describe('indexProject with paths after HEAD moved past the indexed commit', () 
     writeFileSync(path.join(root, 'c.ts'), 'export const c = 2;');
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'two');
-    const second = git(root, 'rev-parse', 'HEAD');
+    const second = git(root, 'rev-parse', 'HEAD').trim();
     git(root, 'checkout', '-q', 'main');
     git(root, 'reset', '-q', '--hard', second);
     expect(await index.store.getMeta('indexedCommit')).toBe(first);
@@ -54,7 +41,7 @@ describe('indexProject with paths after HEAD moved past the indexed commit', () 
     const { root, index, content } = await indexedRepo();
     writeFileSync(path.join(root, 'b.ts'), 'export const b = 3;');
     git(root, 'commit', '-q', '-am', 'edit b');
-    const head = git(root, 'rev-parse', 'HEAD');
+    const head = git(root, 'rev-parse', 'HEAD').trim();
     await index.store.setMeta('indexedCommit', '0123456789abcdef0123456789abcdef01234567');
     const unknown = await indexProject({ ...index, paths: ['a.ts'] });
     expect(unknown).toMatchObject({ mode: 'full', commit: head, changed: 1, unchanged: 2 });
@@ -65,7 +52,7 @@ describe('indexProject with paths after HEAD moved past the indexed commit', () 
     git(root, 'commit', '-q', '-am', 'edit a');
     await index.store.setMeta('indexedCommit', '');
     const outside = await indexProject({ ...index, paths: [] });
-    expect(outside).toMatchObject({ mode: 'full', commit: git(root, 'rev-parse', 'HEAD'), changed: 1, unchanged: 2 });
+    expect(outside).toMatchObject({ mode: 'full', commit: git(root, 'rev-parse', 'HEAD').trim(), changed: 1, unchanged: 2 });
     expect(await content('a.ts')).toBe('export const a = 4;');
   });
 

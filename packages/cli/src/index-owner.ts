@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ErrorCode, MonoragError, errorMessage } from '@monorag/shared';
+import { ErrorCode, MonoragError, errorMessage, settingSource } from '@monorag/shared';
 import { readStoredMeta } from '@monorag/store';
 import { relativeInside, type ProjectContext } from './project-context.js';
 
@@ -34,6 +34,15 @@ function ownedBy(context: ProjectContext, root: string | undefined, dataDir: str
   return dataDir !== undefined && dataDir !== current && path.relative(root, dataDir) === path.relative(context.root, current);
 }
 
+/** Where the data directory was set, for the refusal (a trial could not tell): ` (set by MONORAG_DATA_DIR)`, `--data-dir`, monorag.json; '' for the default. */
+function dataDirSource(context: ProjectContext): string {
+  const source = settingSource(['dataDir'], { projectRoot: context.root, overrides: context.overrides });
+  if (source.kind === 'flag') return ' (set by --data-dir)';
+  if (source.kind === 'env') return ` (set by ${source.variable})`;
+  if (source.kind === 'file') return ` (set by "dataDir" in ${source.file})`;
+  return '';
+}
+
 /** `INVALID_ARGUMENT` naming both roots and what to do. */
 function ownerMismatch(context: ProjectContext, owner: string): MonoragError {
   const sub = relativeInside(owner, context.root);
@@ -42,8 +51,8 @@ function ownerMismatch(context: ProjectContext, owner: string): MonoragError {
     : ` ${context.root} lies inside ${owner}: to use that index, give ${owner} as ${context.argName} instead (a search's --path ${sub} keeps to this directory).`;
   return new MonoragError(
     ErrorCode.INVALID_ARGUMENT,
-    `The index in ${context.dataDir} belongs to the project ${owner}, not to ${context.root}: a data directory holds one project's index, ` +
-      `and indexing another project into it would delete the first one's files from it.${parent} ` +
+    `The index in ${context.dataDir} belongs to the project ${owner}, not to ${context.root}${dataDirSource(context)}: a data directory holds one project's index; ` +
+      `searching it from another project would answer from the first one's files, and indexing into it would delete them.${parent} ` +
       `Give each project its own data directory (--data-dir, MONORAG_DATA_DIR or "dataDir" in monorag.json): ` +
       'a relative one such as ".monorag" (the default) resolves inside each project.',
   );

@@ -70,6 +70,8 @@ describe('a data directory holds one project\'s index', () => {
       expect(run.stderr, name).toContain(`The index in ${shared.MONORAG_DATA_DIR} belongs to the project ${cfg}, not to ${other}`);
       expect(run.stderr, name).toContain('a relative one such as ".monorag" (the default) resolves inside each project');
       expect(run.stderr, name).not.toContain('unexpected error');
+      // Where the data directory was set (a trial could not tell).
+      expect(run.stderr, name).toContain(`not to ${other} (set by ${name === 'flag' ? '--data-dir' : 'MONORAG_DATA_DIR'}): `);
     }
     // Nothing of the first project's index was deleted or replaced.
     expect((await lexicalPaths(cfg, 'cfgTokenA', shared))[0]).toBe('src/a.ts');

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
+import { changedBetween } from './changed-between.js';
 import type { IgnoreFilter } from './ignore-filter.js';
 import { readProjectFile } from './read-project-file.js';
 
@@ -74,14 +74,10 @@ export function createHeadMoveCheck({ settledMs = HEAD_MOVE_SETTLED_MS }: { sett
   const listDiff = async (root: string, indexedCommit: string, headCommit: string): Promise<string[] | undefined> => {
     const key = `${root}\0${indexedCommit}\0${headCommit}`;
     if (diff?.key === key) return diff.paths;
-    let listed: string;
-    try {
-      listed = await simpleGit({ baseDir: root }).raw(['diff', '--name-only', '--no-renames', '-z', indexedCommit, headCommit, '--']);
-    } catch {
-      // An unknown commit (rewritten history, a shallow clone) or no git: the move cannot be shown harmless.
-      return undefined;
-    }
-    diff = { key, paths: listed.split('\0').filter((rel) => rel !== '') };
+    const listed = await changedBetween(root, indexedCommit, headCommit);
+    // An unknown commit (rewritten history, a shallow clone) or no git: the move cannot be shown harmless.
+    if (listed === undefined) return undefined;
+    diff = { key, paths: listed };
     hashes = new Map();
     return diff.paths;
   };

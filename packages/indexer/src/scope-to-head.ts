@@ -1,4 +1,4 @@
-import { simpleGit } from 'simple-git';
+import { changedBetween } from './changed-between.js';
 import { runScope } from './path-scope.js';
 
 /**
@@ -27,12 +27,7 @@ export async function scopeToHead(
   if (scope === undefined) return undefined;
   if (head === null || indexed === undefined || indexed === head) return [...scope];
   if (indexed === '') return undefined;
-  let listed: string;
-  try {
-    listed = await simpleGit({ baseDir: root }).raw(['diff', '-z', '--no-renames', '--name-only', indexed, head, '--']);
-  } catch {
-    // `indexed` is no commit of this repository (any more): which files differ is unknown.
-    return undefined;
-  }
-  return runScope([...scope, ...listed.split('\0').filter((rel) => rel !== '')]);
+  const listed = await changedBetween(root, indexed, head);
+  // `indexed` is no commit of this repository (any more): which files differ is unknown.
+  return listed === undefined ? undefined : runScope([...scope, ...listed]);
 }
